@@ -1,0 +1,47 @@
+# PowerContext Memory. `make serve` and `make test` are all a fresh clone needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export PYTHONPATH := $(CURDIR)/service:$(CURDIR)/generated
+
+ADDR ?= 127.0.0.1:50051
+DB ?= data/memory.sqlite3
+
+.PHONY: serve test lint proto bench verify clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime
+
+serve: $(VENV)/.runtime
+	$(BIN)/python -m powercontext_memory serve --listen $(ADDR) --database $(DB)
+
+test: $(VENV)/.dev
+	$(BIN)/buf lint
+	$(BIN)/ruff check service tests bench scripts
+	$(BIN)/python -m pytest -q
+
+lint: $(VENV)/.dev
+	$(BIN)/buf lint
+	$(BIN)/ruff check service tests bench scripts
+
+proto: $(VENV)/.dev
+	rm -rf generated/powercontext
+	$(BIN)/python scripts/gen_proto.py generated
+
+bench: $(VENV)/.dev
+	$(BIN)/python -m bench
+
+verify: $(VENV)/.runtime
+	$(BIN)/python -m powercontext_memory verify --database $(DB)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,308 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from powercontext.memory.v1 import types_pb2 as _types_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class RememberMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REMEMBER_MODE_UNSPECIFIED: _ClassVar[RememberMode]
+    REMEMBER_MODE_AUTO: _ClassVar[RememberMode]
+    REMEMBER_MODE_APPEND: _ClassVar[RememberMode]
+    REMEMBER_MODE_EXTRACT: _ClassVar[RememberMode]
+
+class EntryOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ENTRY_OUTCOME_UNSPECIFIED: _ClassVar[EntryOutcome]
+    ENTRY_OUTCOME_ADDED: _ClassVar[EntryOutcome]
+    ENTRY_OUTCOME_REVISED: _ClassVar[EntryOutcome]
+    ENTRY_OUTCOME_UNCHANGED: _ClassVar[EntryOutcome]
+    ENTRY_OUTCOME_DUPLICATE: _ClassVar[EntryOutcome]
+
+class OrganizeStep(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ORGANIZE_STEP_UNSPECIFIED: _ClassVar[OrganizeStep]
+    ORGANIZE_STEP_DEDUPE: _ClassVar[OrganizeStep]
+    ORGANIZE_STEP_NORMALIZE: _ClassVar[OrganizeStep]
+REMEMBER_MODE_UNSPECIFIED: RememberMode
+REMEMBER_MODE_AUTO: RememberMode
+REMEMBER_MODE_APPEND: RememberMode
+REMEMBER_MODE_EXTRACT: RememberMode
+ENTRY_OUTCOME_UNSPECIFIED: EntryOutcome
+ENTRY_OUTCOME_ADDED: EntryOutcome
+ENTRY_OUTCOME_REVISED: EntryOutcome
+ENTRY_OUTCOME_UNCHANGED: EntryOutcome
+ENTRY_OUTCOME_DUPLICATE: EntryOutcome
+ORGANIZE_STEP_UNSPECIFIED: OrganizeStep
+ORGANIZE_STEP_DEDUPE: OrganizeStep
+ORGANIZE_STEP_NORMALIZE: OrganizeStep
+
+class PutSourceRequest(_message.Message):
+    __slots__ = ("kind", "uri", "media_type", "content", "metadata")
+    class MetadataEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    URI_FIELD_NUMBER: _ClassVar[int]
+    MEDIA_TYPE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    uri: str
+    media_type: str
+    content: bytes
+    metadata: _containers.ScalarMap[str, str]
+    def __init__(self, kind: _Optional[str] = ..., uri: _Optional[str] = ..., media_type: _Optional[str] = ..., content: _Optional[bytes] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class PutSourceResponse(_message.Message):
+    __slots__ = ("source", "created")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    source: _types_pb2.Source
+    created: bool
+    def __init__(self, source: _Optional[_Union[_types_pb2.Source, _Mapping]] = ..., created: _Optional[bool] = ...) -> None: ...
+
+class GetSourceRequest(_message.Message):
+    __slots__ = ("source_id",)
+    SOURCE_ID_FIELD_NUMBER: _ClassVar[int]
+    source_id: str
+    def __init__(self, source_id: _Optional[str] = ...) -> None: ...
+
+class GetSourceResponse(_message.Message):
+    __slots__ = ("source",)
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    source: _types_pb2.Source
+    def __init__(self, source: _Optional[_Union[_types_pb2.Source, _Mapping]] = ...) -> None: ...
+
+class RememberRequest(_message.Message):
+    __slots__ = ("memory", "sources", "artifacts", "entries", "mode")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    sources: _containers.RepeatedCompositeFieldContainer[_types_pb2.SourceRef]
+    artifacts: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
+    entries: _containers.RepeatedCompositeFieldContainer[_types_pb2.EntryInput]
+    mode: RememberMode
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., sources: _Optional[_Iterable[_Union[_types_pb2.SourceRef, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryInput, _Mapping]]] = ..., mode: _Optional[_Union[RememberMode, str]] = ...) -> None: ...
+
+class EntryResult(_message.Message):
+    __slots__ = ("outcome", "entry_id", "entry_version_id")
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
+    outcome: EntryOutcome
+    entry_id: str
+    entry_version_id: str
+    def __init__(self, outcome: _Optional[_Union[EntryOutcome, str]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ...) -> None: ...
+
+class RememberResponse(_message.Message):
+    __slots__ = ("memory", "changed", "content_hash", "changes", "results")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CHANGED_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    changed: bool
+    content_hash: str
+    changes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MemoryChange]
+    results: _containers.RepeatedCompositeFieldContainer[EntryResult]
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[EntryResult, _Mapping]]] = ...) -> None: ...
+
+class ForgetRequest(_message.Message):
+    __slots__ = ("memory", "entries", "reason")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    entries: _containers.RepeatedCompositeFieldContainer[_types_pb2.EntryRef]
+    reason: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryRef, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ForgetResponse(_message.Message):
+    __slots__ = ("memory", "changed", "content_hash", "changes")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CHANGED_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    changed: bool
+    content_hash: str
+    changes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MemoryChange]
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ...) -> None: ...
+
+class ReactivateRequest(_message.Message):
+    __slots__ = ("memory", "entries", "reason")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    entries: _containers.RepeatedCompositeFieldContainer[_types_pb2.EntryRef]
+    reason: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryRef, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ReactivateResponse(_message.Message):
+    __slots__ = ("memory", "changed", "content_hash", "changes")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CHANGED_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    changed: bool
+    content_hash: str
+    changes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MemoryChange]
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ...) -> None: ...
+
+class OrganizeRequest(_message.Message):
+    __slots__ = ("memory", "steps")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    steps: _containers.RepeatedScalarFieldContainer[OrganizeStep]
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[OrganizeStep, str]]] = ...) -> None: ...
+
+class OrganizeResponse(_message.Message):
+    __slots__ = ("memory", "changed", "content_hash", "changes")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CHANGED_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    changed: bool
+    content_hash: str
+    changes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MemoryChange]
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ...) -> None: ...
+
+class GetMemoryRequest(_message.Message):
+    __slots__ = ("memory",)
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ...) -> None: ...
+
+class GetMemoryResponse(_message.Message):
+    __slots__ = ("memory", "content", "content_hash", "lineage", "committed_at", "head_revision", "active_entries", "inactive_entries")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    LINEAGE_FIELD_NUMBER: _ClassVar[int]
+    COMMITTED_AT_FIELD_NUMBER: _ClassVar[int]
+    HEAD_REVISION_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    INACTIVE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    content: _types_pb2.MemoryContent
+    content_hash: str
+    lineage: _types_pb2.Lineage
+    committed_at: _timestamp_pb2.Timestamp
+    head_revision: int
+    active_entries: int
+    inactive_entries: int
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., content: _Optional[_Union[_types_pb2.MemoryContent, _Mapping]] = ..., content_hash: _Optional[str] = ..., lineage: _Optional[_Union[_types_pb2.Lineage, _Mapping]] = ..., committed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., head_revision: _Optional[int] = ..., active_entries: _Optional[int] = ..., inactive_entries: _Optional[int] = ...) -> None: ...
+
+class ChangesRequest(_message.Message):
+    __slots__ = ("memory", "since_revision", "since_ref", "follow")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    SINCE_REVISION_FIELD_NUMBER: _ClassVar[int]
+    SINCE_REF_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    since_revision: int
+    since_ref: _types_pb2.ArtifactRef
+    follow: bool
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., since_revision: _Optional[int] = ..., since_ref: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., follow: _Optional[bool] = ...) -> None: ...
+
+class RevisionChanges(_message.Message):
+    __slots__ = ("memory_ref", "content_hash", "changes", "committed_at")
+    MEMORY_REF_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    COMMITTED_AT_FIELD_NUMBER: _ClassVar[int]
+    memory_ref: _types_pb2.ArtifactRef
+    content_hash: str
+    changes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MemoryChange]
+    committed_at: _timestamp_pb2.Timestamp
+    def __init__(self, memory_ref: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ..., committed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ChangesProgress(_message.Message):
+    __slots__ = ("head", "sent_at")
+    HEAD_FIELD_NUMBER: _ClassVar[int]
+    SENT_AT_FIELD_NUMBER: _ClassVar[int]
+    head: _types_pb2.ArtifactRef
+    sent_at: _timestamp_pb2.Timestamp
+    def __init__(self, head: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., sent_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ChangesResponse(_message.Message):
+    __slots__ = ("revision", "progress")
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    revision: RevisionChanges
+    progress: ChangesProgress
+    def __init__(self, revision: _Optional[_Union[RevisionChanges, _Mapping]] = ..., progress: _Optional[_Union[ChangesProgress, _Mapping]] = ...) -> None: ...
+
+class SearchRequest(_message.Message):
+    __slots__ = ("query", "memories", "limit", "mode")
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    query: str
+    memories: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
+    limit: int
+    mode: _types_pb2.SearchMode
+    def __init__(self, query: _Optional[str] = ..., memories: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., limit: _Optional[int] = ..., mode: _Optional[_Union[_types_pb2.SearchMode, str]] = ...) -> None: ...
+
+class SearchResponse(_message.Message):
+    __slots__ = ("hits", "mode", "fallback_reason")
+    HITS_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    FALLBACK_REASON_FIELD_NUMBER: _ClassVar[int]
+    hits: _containers.RepeatedCompositeFieldContainer[_types_pb2.Hit]
+    mode: _types_pb2.SearchMode
+    fallback_reason: str
+    def __init__(self, hits: _Optional[_Iterable[_Union[_types_pb2.Hit, _Mapping]]] = ..., mode: _Optional[_Union[_types_pb2.SearchMode, str]] = ..., fallback_reason: _Optional[str] = ...) -> None: ...
+
+class ExpandRequest(_message.Message):
+    __slots__ = ("citations",)
+    CITATIONS_FIELD_NUMBER: _ClassVar[int]
+    citations: _containers.RepeatedCompositeFieldContainer[_types_pb2.Citation]
+    def __init__(self, citations: _Optional[_Iterable[_Union[_types_pb2.Citation, _Mapping]]] = ...) -> None: ...
+
+class ExpandedEntry(_message.Message):
+    __slots__ = ("citation", "version", "state")
+    CITATION_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    citation: _types_pb2.Citation
+    version: _types_pb2.EntryVersion
+    state: _types_pb2.EntryState
+    def __init__(self, citation: _Optional[_Union[_types_pb2.Citation, _Mapping]] = ..., version: _Optional[_Union[_types_pb2.EntryVersion, _Mapping]] = ..., state: _Optional[_Union[_types_pb2.EntryState, str]] = ...) -> None: ...
+
+class ExpandResponse(_message.Message):
+    __slots__ = ("entries",)
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    entries: _containers.RepeatedCompositeFieldContainer[ExpandedEntry]
+    def __init__(self, entries: _Optional[_Iterable[_Union[ExpandedEntry, _Mapping]]] = ...) -> None: ...
+
+class GetCapabilitiesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GetCapabilitiesResponse(_message.Message):
+    __slots__ = ("capabilities",)
+    CAPABILITIES_FIELD_NUMBER: _ClassVar[int]
+    capabilities: _types_pb2.Capabilities
+    def __init__(self, capabilities: _Optional[_Union[_types_pb2.Capabilities, _Mapping]] = ...) -> None: ...

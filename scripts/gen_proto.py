@@ -1,0 +1,44 @@
+"""Regenerate generated/ from proto/ (make proto); the staleness test calls generate() too."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import grpc_tools
+from grpc_tools import protoc
+
+ROOT = Path(__file__).resolve().parent.parent
+PROTO_ROOT = ROOT / "proto"
+
+
+def proto_files() -> list[Path]:
+    return sorted(PROTO_ROOT.rglob("*.proto"))
+
+
+def generate(out_dir: Path) -> None:
+    """Write *_pb2.py, *_pb2.pyi and *_pb2_grpc.py for every proto file into out_dir."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    well_known = Path(os.path.dirname(grpc_tools.__file__)) / "_proto"
+    args = [
+        "protoc",
+        f"-I{PROTO_ROOT}",
+        f"-I{well_known}",
+        f"--python_out={out_dir}",
+        f"--pyi_out={out_dir}",
+        f"--grpc_python_out={out_dir}",
+        *(str(p.relative_to(PROTO_ROOT)) for p in proto_files()),
+    ]
+    # protoc resolves relative file names against the -I roots.
+    cwd = os.getcwd()
+    os.chdir(PROTO_ROOT)
+    try:
+        if protoc.main(args) != 0:
+            raise SystemExit("protoc failed")
+    finally:
+        os.chdir(cwd)
+
+
+if __name__ == "__main__":
+    generate(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "generated")

@@ -1,0 +1,1 @@
+"""PowerContext Memory: a versioned, auditable memory service for coding agents."""

@@ -1,0 +1,202 @@
+"""Stored rows <-> domain objects, verifying hashes and canonical bytes on the way in.
+
+Shared by every adapter: a row that does not match its hash, or whose bytes are not the
+canonical encoding of what they say, raises DataLossError naming the row.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..domain.canonical import SOURCE_CONTENT_PREFIX, canonical_json, prefixed_sha256, sha256_hex
+from ..domain.errors import DataLossError
+from ..domain.models import (
+    MEMORY_FAMILY,
+    ArtifactRef,
+    ChangeOp,
+    EntryContent,
+    EntryState,
+    EntryVersion,
+    Lineage,
+    ManifestEntry,
+    MemoryChange,
+    MemoryContent,
+    Revision,
+    Source,
+    SourceRef,
+)
+from .spi import EntryVersionRow, RevisionRow, SourceRow
+
+_CHANGES_PREFIX = '{"changes":'
+
+
+def _loss(what: str, detail: str) -> DataLossError:
+    return DataLossError(f"{what}: {detail}", metadata={"row": what})
+
+
+# -- revisions ---------------------------------------------------------------------------------
+
+
+def revision_to_row(artifact_id: str, revision: int, content: MemoryContent, lineage: Lineage,
+                    committed_at_ms: int) -> RevisionRow:
+    return RevisionRow(
+        artifact_id=artifact_id,
+        revision=revision,
+        family=MEMORY_FAMILY,
+        content=content.canonical_bytes.decode("utf-8"),
+        content_hash=content.content_hash,
+        lineage=canonical_json(lineage.to_json()).decode("utf-8"),
+        committed_at_ms=committed_at_ms,
+    )
+
+
+def _change_from_json(data: dict[str, Any]) -> MemoryChange:
+    return MemoryChange(
+        ChangeOp(data["op"]),
+        data["entry_id"],
+        data["from_entry_version_id"],
+        data["to_entry_version_id"],
+        data["reason"],
+    )
+
+
+def revision_from_row(row: RevisionRow) -> Revision:
+    """Parse a revision, checking content hash and that the stored bytes are canonical."""
+    what = f"artifact_revisions[{row.artifact_id}@{row.revision}]"
+    raw = row.content.encode("utf-8")
+    if sha256_hex(raw) != row.content_hash:
+        raise _loss(what, "content does not match content_hash")
+    try:
+        data = json.loads(raw)
+        manifest = data["manifest"]
+        entries = tuple(
+            ManifestEntry(
+                e["entry_id"], e["entry_version_id"], e["entry_content_hash"], EntryState(e["state"])
+            )
+            for e in manifest["entries"]
+        )
+        changes = tuple(_change_from_json(c) for c in data["changes"])
+        content = MemoryContent(entries, changes)
+        if canonical_json(content.to_json()) != raw:
+            raise _loss(what, "content is not the canonical encoding of a MemoryContent")
+        lineage = Lineage.from_json(json.loads(row.lineage))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, DataLossError):
+            raise
+        raise _loss(what, f"content does not parse ({exc})") from exc
+    return Revision(
+        ArtifactRef(row.artifact_id, row.revision),
+        MemoryContent(entries, changes, _canonical=raw),
+        lineage,
+        row.committed_at_ms,
+    )
+
+
+def changes_from_row(row: RevisionRow) -> tuple[MemoryChange, ...]:
+    """Only the compact changes: verify the hash, then decode just the leading changes array.
+
+    Canonical JSON sorts keys, so "changes" is the first member; the manifest is never parsed.
+    """
+    what = f"artifact_revisions[{row.artifact_id}@{row.revision}]"
+    if sha256_hex(row.content.encode("utf-8")) != row.content_hash:
+        raise _loss(what, "content does not match content_hash")
+    if not row.content.startswith(_CHANGES_PREFIX):
+        raise _loss(what, "content is not canonical MemoryContent")
+    try:
+        items, _ = json.JSONDecoder().raw_decode(row.content, len(_CHANGES_PREFIX))
+        return tuple(_change_from_json(c) for c in items)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _loss(what, f"changes do not parse ({exc})") from exc
+
+
+# -- entry versions ----------------------------------------------------------------------------
+
+
+def version_to_row(version: EntryVersion) -> EntryVersionRow:
+    content = version.content
+    return EntryVersionRow(
+        memory_artifact_id=version.memory_artifact_id,
+        entry_id=version.entry_id,
+        entry_version_id=version.entry_version_id,
+        version=version.version,
+        previous_version_id=version.previous_version_id,
+        kind=content.kind,
+        text=content.text,
+        source_refs=canonical_json([r.to_json() for r in content.source_refs]).decode("utf-8"),
+        artifact_refs=canonical_json([r.to_json() for r in content.artifact_refs]).decode("utf-8"),
+        entry_content_hash=version.entry_content_hash,
+        created_in_revision=version.created_in_revision,
+    )
+
+
+def version_from_row(row: EntryVersionRow) -> EntryVersion:
+    """Parse an entry version, recomputing its hash from its canonical bytes."""
+    what = f"memory_entry_versions[{row.entry_version_id}]"
+    try:
+        sources = tuple(SourceRef.from_json(r) for r in json.loads(row.source_refs))
+        artifacts = tuple(ArtifactRef.from_json(r) for r in json.loads(row.artifact_refs))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _loss(what, f"refs do not parse ({exc})") from exc
+    content = EntryContent(row.kind, row.text, sources, artifacts)
+    if canonical_json([r.to_json() for r in sources]).decode("utf-8") != row.source_refs or (
+        canonical_json([r.to_json() for r in artifacts]).decode("utf-8") != row.artifact_refs
+    ):
+        raise _loss(what, "refs are not canonical JSON")
+    if content.content_hash() != row.entry_content_hash:
+        raise _loss(what, "kind/text/refs do not match entry_content_hash")
+    return EntryVersion(
+        memory_artifact_id=row.memory_artifact_id,
+        entry_id=row.entry_id,
+        entry_version_id=row.entry_version_id,
+        version=row.version,
+        previous_version_id=row.previous_version_id,
+        content=content,
+        entry_content_hash=row.entry_content_hash,
+        created_in_revision=row.created_in_revision,
+    )
+
+
+# -- sources -----------------------------------------------------------------------------------
+
+
+def source_record_hash(
+    kind: str, uri: str, media_type: str, content: bytes, metadata: tuple[tuple[str, str], ...]
+) -> str:
+    """Hash of the canonical Source record; the content enters as its own SHA-256."""
+    record = {
+        "content_sha256": sha256_hex(content),
+        "kind": kind,
+        "media_type": media_type,
+        "metadata": dict(metadata),
+        "uri": uri,
+    }
+    return prefixed_sha256(SOURCE_CONTENT_PREFIX, canonical_json(record))
+
+
+def source_to_row(source: Source) -> SourceRow:
+    return SourceRow(
+        source_id=source.source_id,
+        kind=source.kind,
+        uri=source.uri,
+        media_type=source.media_type,
+        content=source.content,
+        metadata=canonical_json(dict(source.metadata)).decode("utf-8"),
+        content_hash=source.content_hash,
+        created_at_ms=source.created_at_ms,
+    )
+
+
+def source_from_row(row: SourceRow) -> Source:
+    what = f"sources[{row.source_id}]"
+    try:
+        metadata = tuple(sorted(json.loads(row.metadata).items()))
+    except (TypeError, ValueError) as exc:
+        raise _loss(what, f"metadata does not parse ({exc})") from exc
+    expected = source_record_hash(row.kind, row.uri, row.media_type, row.content, metadata)
+    if expected != row.content_hash or not row.source_id.endswith(row.content_hash[:32]):
+        raise _loss(what, "record does not match content_hash")
+    return Source(
+        row.source_id, row.kind, row.uri, row.media_type, bytes(row.content), metadata,
+        row.content_hash, row.created_at_ms,
+    )

@@ -1,0 +1,380 @@
+"""DatabaseMemoryBackend: the shared half of every database backend (RFC SPI).
+
+It serializes writes, executes commit plans inside one adapter transaction (head check,
+evidence reload, revision insert + head CAS, entry versions, projection), verifies everything it
+reads against hashes and canonical bytes, and filters search candidates against the
+authoritative manifest. Adapters supply only storage primitives (backends/spi.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from ..domain import analyzer, fusion
+from ..domain.errors import (
+    DataLossError,
+    FailedPreconditionError,
+    InvalidArgumentError,
+    NotFoundError,
+    RevisionConflictError,
+)
+from ..domain.lifecycle import CommitPlan, ProjectionRow
+from ..domain.models import (
+    ArtifactRef,
+    EntryState,
+    EntryVersion,
+    Hit,
+    MemoryChange,
+    Revision,
+    Source,
+)
+from . import codec
+from .spi import HeadProjectionRow, ReadTransaction, RevisionRow, StorageAdapter, WriteTransaction
+
+# Test seam: called with a step name inside the commit transaction ("revision", "head",
+# "versions", "projection"); raising there must roll everything back.
+CommitHook = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionChanges:
+    ref: ArtifactRef
+    content_hash: str
+    changes: tuple[MemoryChange, ...]
+    committed_at_ms: int
+
+
+class RevisionCache:
+    """Parsed, verified revisions. Revisions are immutable, so entries never go stale."""
+
+    def __init__(self, capacity: int = 32) -> None:
+        self._items: OrderedDict[tuple[str, int], Revision] = OrderedDict()
+        self._capacity = capacity
+
+    def get(self, key: tuple[str, int]) -> Revision | None:
+        item = self._items.get(key)
+        if item is not None:
+            self._items.move_to_end(key)
+        return item
+
+    def put(self, revision: Revision) -> None:
+        self._items[(revision.ref.artifact_id, revision.ref.revision)] = revision
+        self._items.move_to_end((revision.ref.artifact_id, revision.ref.revision))
+        while len(self._items) > self._capacity:
+            self._items.popitem(last=False)
+
+
+class ReadSession:
+    """Verified reads inside one adapter read transaction."""
+
+    def __init__(self, tx: ReadTransaction, cache: RevisionCache) -> None:
+        self.tx = tx
+        self._cache = cache
+
+    async def heads(self, artifact_ids: Sequence[str]) -> dict[str, int]:
+        return await self.tx.head_revisions(artifact_ids)
+
+    async def head(self, artifact_id: str) -> int:
+        heads = await self.tx.head_revisions([artifact_id])
+        if artifact_id not in heads:
+            raise NotFoundError(
+                f"memory {artifact_id} does not exist",
+                reason="MEMORY_NOT_FOUND",
+                metadata={"artifactId": artifact_id},
+            )
+        return heads[artifact_id]
+
+    async def revision(self, ref: ArtifactRef) -> Revision:
+        cached = self._cache.get((ref.artifact_id, ref.revision))
+        if cached is not None:
+            return cached
+        row = await self.tx.revision_row(ref.artifact_id, ref.revision)
+        if row is None:
+            await self.head(ref.artifact_id)  # NOT_FOUND for the memory itself first
+            raise NotFoundError(
+                f"memory {ref.artifact_id} has no revision {ref.revision}",
+                reason="REVISION_NOT_FOUND",
+                metadata={"artifactId": ref.artifact_id, "revision": str(ref.revision)},
+            )
+        revision = codec.revision_from_row(row)
+        self._cache.put(revision)
+        return revision
+
+    async def current(self, ref: ArtifactRef) -> Revision:
+        """The revision `ref` names, which must be the head (writes are based on the head)."""
+        head = await self.head(ref.artifact_id)
+        if head != ref.revision:
+            raise RevisionConflictError(ref.artifact_id, ref.revision, head)
+        return await self.revision(ref)
+
+    async def versions(self, version_ids: Sequence[str]) -> dict[str, EntryVersion]:
+        """Verified versions by id; a missing one is data loss (manifests only name real rows)."""
+        wanted = list(dict.fromkeys(version_ids))
+        rows = await self.tx.entry_version_rows(wanted) if wanted else []
+        found = {row.entry_version_id: codec.version_from_row(row) for row in rows}
+        missing = [v for v in wanted if v not in found]
+        if missing:
+            raise DataLossError(
+                f"memory_entry_versions[{missing[0]}]: referenced by a manifest but missing",
+                metadata={"row": f"memory_entry_versions[{missing[0]}]"},
+            )
+        return found
+
+    async def source(self, source_id: str) -> Source:
+        rows = await self.tx.source_rows([source_id])
+        if not rows:
+            raise NotFoundError(
+                f"source {source_id} does not exist",
+                reason="SOURCE_NOT_FOUND",
+                metadata={"sourceId": source_id},
+            )
+        return codec.source_from_row(rows[0])
+
+    async def changes(self, artifact_id: str, first: int, last: int) -> list[RevisionChanges]:
+        """Compact changes of revisions first..last, ascending, without reading entry text."""
+        if first > last:
+            return []
+        rows = await self.tx.revision_rows(artifact_id, first, last)
+        return [_changes(row) for row in rows]
+
+
+def _changes(row: RevisionRow) -> RevisionChanges:
+    return RevisionChanges(
+        ArtifactRef(row.artifact_id, row.revision),
+        row.content_hash,
+        codec.changes_from_row(row),
+        row.committed_at_ms,
+    )
+
+
+class DatabaseMemoryBackend:
+    """Domain-level storage on top of one StorageAdapter."""
+
+    def __init__(self, adapter: StorageAdapter, *, commit_hook: CommitHook | None = None) -> None:
+        self.adapter = adapter
+        self.commit_hook = commit_hook
+        self._cache = RevisionCache()
+        self._write_lock = asyncio.Lock()
+
+    @property
+    def name(self) -> str:
+        return self.adapter.name
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[ReadSession]:
+        async with self.adapter.read() as tx:
+            yield ReadSession(tx, self._cache)
+
+    async def close(self) -> None:
+        await self.adapter.close()
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    def _step(self, name: str) -> None:
+        if self.commit_hook is not None:
+            self.commit_hook(name)
+
+    async def commit(self, plan: CommitPlan) -> Revision:
+        """Execute a plan atomically: all of it commits, or none of it."""
+        next_ref = ArtifactRef(plan.artifact_id, plan.next_revision)
+        row = codec.revision_to_row(
+            plan.artifact_id, plan.next_revision, plan.content, plan.lineage, _now_ms()
+        )
+        version_rows = [codec.version_to_row(v) for v in plan.new_versions]
+        async with self._write_lock, self.adapter.write() as tx:
+            head = (await tx.head_revisions([plan.artifact_id])).get(plan.artifact_id)
+            if head != (plan.base_revision or None):
+                raise RevisionConflictError(plan.artifact_id, plan.base_revision, head)
+            await _check_evidence(tx, plan)
+            await _check_predecessors(tx, plan)
+            await tx.insert_revision(row)
+            self._step("revision")
+            if not await tx.advance_head(plan.artifact_id, plan.base_revision, plan.next_revision):
+                raise RevisionConflictError(plan.artifact_id, plan.base_revision, None)
+            self._step("head")
+            await tx.insert_entry_versions(version_rows)
+            self._step("versions")
+            if plan.projection_removals:
+                await tx.remove_projection(plan.artifact_id, plan.projection_removals)
+            await tx.upsert_projection(
+                plan.next_revision,
+                [_head_row(plan.artifact_id, r) for r in plan.projection_upserts],
+            )
+            self._step("projection")
+        revision = Revision(next_ref, plan.content, plan.lineage, row.committed_at_ms)
+        self._cache.put(revision)
+        return revision
+
+    async def put_source(self, source: Source) -> tuple[Source, bool]:
+        async with self._write_lock, self.adapter.write() as tx:
+            created = await tx.insert_source(codec.source_to_row(source))
+            if created:
+                return source, True
+            rows = await tx.source_rows([source.source_id])
+        return codec.source_from_row(rows[0]), False
+
+    async def rebuild_projection(self, artifact_id: str) -> int:
+        """Offline: replace one memory's projection with the one derived from its head."""
+        async with self._write_lock, self.adapter.write() as tx:
+            session = ReadSession(tx, self._cache)
+            head = await session.head(artifact_id)
+            revision = await session.revision(ArtifactRef(artifact_id, head))
+            rows = await expected_projection(session, revision)
+            await tx.clear_projection(artifact_id)
+            await tx.upsert_projection(head, rows)
+        return len(rows)
+
+    # -- search ---------------------------------------------------------------------------------
+
+    async def search_fts(
+        self, session: ReadSession, heads: Sequence[ArtifactRef], query: str, limit: int
+    ) -> list[Hit]:
+        """Full text over the latest-head projection, admitted, fused, and re-checked."""
+        terms = analyzer.query_terms(query)
+        if not terms:
+            raise InvalidArgumentError(
+                "query", "has no searchable terms", reason="EMPTY_QUERY"
+            )
+        ids = [h.artifact_id for h in heads]
+        candidates = await session.tx.fts_candidates(ids, terms, fusion.candidate_pool_size(limit))
+        by_key: dict[fusion.HitKey, HeadProjectionRow] = {}
+        ranked: list[fusion.HitKey] = []
+        for row in candidates:
+            if not fusion.fts_admits(terms, row.searchable_text.split(" ")):
+                continue
+            key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
+            by_key[key] = row
+            ranked.append(key)
+        fused = fusion.rrf_fuse({"fts": ranked})
+        return await _verified_hits(session, heads, fused, by_key, limit)
+
+
+async def _verified_hits(
+    session: ReadSession,
+    heads: Sequence[ArtifactRef],
+    fused: Sequence[fusion.FusedHit],
+    rows: dict[fusion.HitKey, HeadProjectionRow],
+    limit: int,
+) -> list[Hit]:
+    """Keep candidates the authoritative head manifest confirms (membership, version, hash)."""
+    head_by_id = {h.artifact_id: h for h in heads}
+    confirmed: list[fusion.FusedHit] = []
+    for hit in fused:
+        ref = head_by_id[hit.key.memory_artifact_id]
+        entry = (await session.revision(ref)).content.by_entry_id.get(hit.key.entry_id)
+        row = rows[hit.key]
+        if (
+            entry is None
+            or entry.state is not EntryState.ACTIVE
+            or entry.entry_version_id != hit.key.entry_version_id
+            or entry.entry_content_hash != row.entry_content_hash
+        ):
+            continue  # projection row not backed by the manifest: never returned
+        confirmed.append(hit)
+        if len(confirmed) == limit:
+            break
+    versions = await session.versions([h.key.entry_version_id for h in confirmed])
+    hits = []
+    for hit in confirmed:
+        version = versions[hit.key.entry_version_id]
+        hits.append(
+            Hit(
+                memory_ref=head_by_id[hit.key.memory_artifact_id],
+                entry_id=version.entry_id,
+                entry_version_id=version.entry_version_id,
+                entry_content_hash=version.entry_content_hash,
+                kind=version.content.kind,
+                text=version.content.text,
+                score=hit.score,
+                matched_by=hit.matched_by,
+            )
+        )
+    return hits
+
+
+async def expected_projection(session: ReadSession, revision: Revision) -> list[HeadProjectionRow]:
+    """The projection rows a head revision implies (rebuild and verifier use this)."""
+    active = [e for e in revision.content.entries if e.state is EntryState.ACTIVE]
+    versions = await session.versions([e.entry_version_id for e in active])
+    return [
+        HeadProjectionRow(
+            revision.ref.artifact_id,
+            e.entry_id,
+            e.entry_version_id,
+            e.entry_content_hash,
+            analyzer.searchable_text(versions[e.entry_version_id].content.text),
+        )
+        for e in active
+    ]
+
+
+def _head_row(artifact_id: str, row: ProjectionRow) -> HeadProjectionRow:
+    return HeadProjectionRow(
+        artifact_id, row.entry_id, row.entry_version_id, row.entry_content_hash, row.searchable_text
+    )
+
+
+async def _check_evidence(tx: WriteTransaction, plan: CommitPlan) -> None:
+    """Reload every evidence object in the transaction; never trust ids from the caller."""
+    if plan.evidence_sources:
+        stored = {
+            r.source_id: r.content_hash
+            for r in await tx.source_rows([s.source_id for s in plan.evidence_sources])
+        }
+        for ref in plan.evidence_sources:
+            if ref.source_id not in stored:
+                raise NotFoundError(
+                    f"source {ref.source_id} is not persisted; PutSource it first",
+                    reason="SOURCE_NOT_FOUND",
+                    metadata={"sourceId": ref.source_id},
+                )
+            if stored[ref.source_id] != ref.content_hash:
+                raise InvalidArgumentError(
+                    "sources",
+                    f"source {ref.source_id} has hash {stored[ref.source_id]}, "
+                    f"not {ref.content_hash}",
+                    reason="SOURCE_HASH_MISMATCH",
+                )
+    if plan.evidence_artifacts:
+        wanted = [(a.artifact_id, a.revision) for a in plan.evidence_artifacts]
+        existing = await tx.existing_revisions(wanted)
+        for artifact_id, revision in wanted:
+            if (artifact_id, revision) not in existing:
+                raise NotFoundError(
+                    f"artifact revision {artifact_id}@{revision} does not exist",
+                    reason="ARTIFACT_NOT_FOUND",
+                    metadata={"artifactId": artifact_id, "revision": str(revision)},
+                )
+
+
+async def _check_predecessors(tx: WriteTransaction, plan: CommitPlan) -> None:
+    """A revised version links to the real, directly preceding version of the same entry."""
+    previous_ids = [v.previous_version_id for v in plan.new_versions if v.previous_version_id]
+    if not previous_ids:
+        return
+    rows = {r.entry_version_id: r for r in await tx.entry_version_rows(previous_ids)}
+    for version in plan.new_versions:
+        if version.previous_version_id is None:
+            continue
+        prev = rows.get(version.previous_version_id)
+        if (
+            prev is None
+            or prev.memory_artifact_id != version.memory_artifact_id
+            or prev.entry_id != version.entry_id
+            or prev.version + 1 != version.version
+        ):
+            raise FailedPreconditionError(
+                f"entry {version.entry_id}: predecessor {version.previous_version_id} "
+                "is not its direct previous version",
+                reason="ENTRY_VERSION_STALE",
+                metadata={"entryId": version.entry_id},
+            )
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000

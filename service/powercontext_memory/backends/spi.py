@@ -1,0 +1,152 @@
+"""The storage SPI: what a database adapter implements, and nothing more.
+
+Adapters do CRUD, head CAS, schema, isolation and their search dialect. They exchange plain
+rows (stored strings, never parsed domain objects); parsing, hashing and every domain check
+happen once, in DatabaseMemoryBackend (backends/database.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionRow:
+    artifact_id: str
+    revision: int
+    family: str
+    content: str  # RFC 8785 canonical JSON of MemoryContent
+    content_hash: str
+    lineage: str  # canonical JSON of Lineage
+    committed_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class EntryVersionRow:
+    memory_artifact_id: str
+    entry_id: str
+    entry_version_id: str
+    version: int
+    previous_version_id: str | None
+    kind: str
+    text: str
+    source_refs: str  # canonical JSON array
+    artifact_refs: str  # canonical JSON array
+    entry_content_hash: str
+    created_in_revision: int
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRow:
+    source_id: str
+    kind: str
+    uri: str
+    media_type: str
+    content: bytes
+    metadata: str  # canonical JSON object
+    content_hash: str
+    created_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class HeadProjectionRow:
+    """A row of the latest-head projection (memory_entry_heads) as the adapter stores it."""
+
+    memory_artifact_id: str
+    entry_id: str
+    entry_version_id: str
+    entry_content_hash: str
+    searchable_text: str
+
+
+class ReadTransaction(Protocol):
+    """A consistent snapshot. Every method reads; none writes."""
+
+    async def head_revisions(self, artifact_ids: Sequence[str]) -> dict[str, int]:
+        """Current head revision of each artifact that exists."""
+        ...
+
+    async def revision_row(self, artifact_id: str, revision: int) -> RevisionRow | None: ...
+
+    async def revision_rows(self, artifact_id: str, first: int, last: int) -> list[RevisionRow]:
+        """Revisions first..last inclusive, ascending."""
+        ...
+
+    async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]: ...
+
+    async def source_rows(self, source_ids: Sequence[str]) -> list[SourceRow]: ...
+
+    async def existing_revisions(
+        self, refs: Sequence[tuple[str, int]]
+    ) -> set[tuple[str, int]]:
+        """Which (artifact_id, revision) pairs exist, in any family."""
+        ...
+
+    async def fts_candidates(
+        self, artifact_ids: Sequence[str], terms: Sequence[str], limit: int
+    ) -> list[HeadProjectionRow]:
+        """Top `limit` projection rows matching any analyzer term, best first.
+
+        `terms` are Analyzer v1 tokens; the adapter quotes them for its own MATCH syntax.
+        """
+        ...
+
+    async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
+        """Every projection row of one memory (verifier and rebuild)."""
+        ...
+
+    async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
+        """(entry_id, indexed text) of the full-text index for one memory (verifier)."""
+        ...
+
+    async def artifact_ids(self) -> list[str]:
+        """Every artifact with a head (verifier)."""
+        ...
+
+    async def all_entry_version_rows(self, artifact_id: str) -> list[EntryVersionRow]:
+        """Every entry version of one memory (verifier)."""
+        ...
+
+    async def all_source_ids(self) -> list[str]: ...
+
+
+class WriteTransaction(ReadTransaction, Protocol):
+    """One serialized write transaction; committed on clean exit, rolled back on error."""
+
+    async def insert_revision(self, row: RevisionRow) -> None: ...
+
+    async def advance_head(self, artifact_id: str, base_revision: int, next_revision: int) -> bool:
+        """CAS the head from base to next (base 0: create it). False when the head moved."""
+        ...
+
+    async def insert_entry_versions(self, rows: Sequence[EntryVersionRow]) -> None: ...
+
+    async def upsert_projection(self, revision: int, rows: Sequence[HeadProjectionRow]) -> None:
+        """Insert or replace (by memory + entry) head rows and their full-text rows."""
+        ...
+
+    async def remove_projection(self, artifact_id: str, entry_ids: Sequence[str]) -> None: ...
+
+    async def clear_projection(self, artifact_id: str) -> None:
+        """Drop every head and full-text row of one memory (offline rebuild)."""
+        ...
+
+    async def insert_source(self, row: SourceRow) -> bool:
+        """False when a source with this id already exists (sources are immutable)."""
+        ...
+
+
+class StorageAdapter(Protocol):
+    """A database. `write()` transactions are serialized by the caller."""
+
+    name: str
+    location: str
+
+    def read(self) -> AbstractAsyncContextManager[ReadTransaction]: ...
+
+    def write(self) -> AbstractAsyncContextManager[WriteTransaction]: ...
+
+    async def close(self) -> None: ...

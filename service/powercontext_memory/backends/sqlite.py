@@ -1,0 +1,401 @@
+"""Embedded SQLite adapter: storage primitives only (see spi.py).
+
+One writer connection and a small pool of reader connections, each bound to its own thread
+(sqlite connections are not shared across threads). WAL lets readers keep a consistent
+snapshot while a writer holds `BEGIN IMMEDIATE`. Extension-capable SQLite comes from sqlean.py
+because the standard library build here cannot load extensions (needed for sqlite-vec).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlean
+
+from ..domain.analyzer import ANALYZER_VERSION
+from .spi import EntryVersionRow, HeadProjectionRow, RevisionRow, SourceRow
+
+SCHEMA_VERSION = "1"
+MIN_SQLITE = (3, 38, 0)
+_CHUNK = 500  # bound on host parameters per statement
+
+T = TypeVar("T")
+Db = sqlean.Connection
+
+
+def fts_match_expression(terms: Sequence[str]) -> str:
+    """OR of quoted analyzer tokens: user text never reaches MATCH syntax unquoted."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def _chunks(items: Sequence[T]) -> list[Sequence[T]]:
+    return [items[i : i + _CHUNK] for i in range(0, len(items), _CHUNK)]
+
+
+def _marks(n: int) -> str:
+    return ",".join("?" * n)
+
+
+class _BoundConnection:
+    """A sqlite connection living on one dedicated thread."""
+
+    def __init__(self, path: str) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        self._path = path
+        self._db: Db | None = None
+
+    async def open(self, setup: Callable[[Db], None]) -> None:
+        def _open() -> None:
+            db = sqlean.connect(self._path, isolation_level=None, check_same_thread=False)
+            setup(db)
+            self._db = db
+
+        await self.run(lambda _db: None, _opening=_open)
+
+    async def run(self, fn: Callable[..., T], *args: Any, _opening: Callable[[], None] | None = None) -> T:
+        loop = asyncio.get_running_loop()
+
+        def call() -> T:
+            if _opening is not None:
+                _opening()
+            assert self._db is not None
+            return fn(self._db, *args)
+
+        return await loop.run_in_executor(self._executor, call)
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self.run(lambda db: db.close())
+            self._db = None
+        self._executor.shutdown(wait=True)
+
+
+def _configure(db: Db) -> None:
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA busy_timeout = 10000")
+    db.execute("PRAGMA synchronous = NORMAL")
+
+
+class SQLiteStorage:
+    """StorageAdapter over one SQLite file."""
+
+    name = "sqlite"
+
+    def __init__(self, path: str | os.PathLike[str], readers: int = 4) -> None:
+        self.location = str(path)
+        self._writer = _BoundConnection(self.location)
+        self._readers: list[_BoundConnection] = [
+            _BoundConnection(self.location) for _ in range(readers)
+        ]
+        self._idle: asyncio.Queue[_BoundConnection] = asyncio.Queue()
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str], readers: int = 4) -> SQLiteStorage:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        storage = cls(path, readers)
+        await storage._writer.open(_setup_writer)
+        for reader in storage._readers:
+            await reader.open(_configure)
+            storage._idle.put_nowait(reader)
+        return storage
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[_SQLiteTransaction]:
+        conn = await self._idle.get()
+        try:
+            await conn.run(lambda db: db.execute("BEGIN"))
+            tx = _SQLiteTransaction(conn)
+            try:
+                yield tx
+            finally:
+                await conn.run(lambda db: db.execute("ROLLBACK"))
+        finally:
+            self._idle.put_nowait(conn)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[_SQLiteTransaction]:
+        """BEGIN IMMEDIATE; COMMIT on clean exit, ROLLBACK on any exception."""
+        conn = self._writer
+        await conn.run(lambda db: db.execute("BEGIN IMMEDIATE"))
+        try:
+            yield _SQLiteTransaction(conn)
+        except BaseException:
+            await conn.run(lambda db: db.execute("ROLLBACK"))
+            raise
+        await conn.run(lambda db: db.execute("COMMIT"))
+
+    async def close(self) -> None:
+        await self._writer.close()
+        for reader in self._readers:
+            await reader.close()
+
+
+def _setup_writer(db: Db) -> None:
+    version = tuple(int(p) for p in sqlean.sqlite_version.split("."))
+    if version < MIN_SQLITE:
+        raise RuntimeError(f"SQLite {sqlean.sqlite_version} is older than 3.38.0")
+    _configure(db)
+    db.execute("PRAGMA journal_mode = WAL")
+    schema = resources.files(__package__).joinpath("sqlite_schema.sql").read_text("utf-8")
+    db.executescript(schema)
+    meta = dict(db.execute("SELECT key, value FROM schema_meta").fetchall())
+    expected = {"schema_version": SCHEMA_VERSION, "analyzer": ANALYZER_VERSION}
+    if not meta:
+        db.executemany("INSERT INTO schema_meta (key, value) VALUES (?, ?)", expected.items())
+        return
+    for key, value in expected.items():
+        if meta.get(key) != value:
+            raise RuntimeError(
+                f"database {key} is {meta.get(key)!r}, this server needs {value!r}: "
+                "run the offline migration first"
+            )
+
+
+_REVISION_COLUMNS = "artifact_id, revision, family, content, content_hash, lineage, committed_at_ms"
+_VERSION_COLUMNS = (
+    "memory_artifact_id, entry_id, entry_version_id, version, previous_version_id, kind, text, "
+    "source_refs, artifact_refs, entry_content_hash, created_in_revision"
+)
+_SOURCE_COLUMNS = "source_id, kind, uri, media_type, content, metadata, content_hash, created_at_ms"
+_HEAD_COLUMNS = (
+    "memory_artifact_id, entry_id, entry_version_id, entry_content_hash, searchable_text"
+)
+
+
+class _SQLiteTransaction:
+    """Read and write primitives; each call is one hop to the connection's thread."""
+
+    def __init__(self, conn: _BoundConnection) -> None:
+        self._conn = conn
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await self._conn.run(lambda db: db.execute(sql, params).fetchall())
+
+    async def _all_chunked(self, sql: str, items: Sequence[Any]) -> list[Any]:
+        """Run `sql` (with one `{marks}` placeholder list) over chunks of items in one hop."""
+
+        def go(db: Db) -> list[Any]:
+            out: list[Any] = []
+            for chunk in _chunks(items):
+                out.extend(db.execute(sql.format(marks=_marks(len(chunk))), chunk).fetchall())
+            return out
+
+        return await self._conn.run(go)
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    async def head_revisions(self, artifact_ids: Sequence[str]) -> dict[str, int]:
+        rows = await self._all_chunked(
+            "SELECT artifact_id, revision FROM artifact_heads WHERE artifact_id IN ({marks})",
+            list(artifact_ids),
+        )
+        return {a: r for a, r in rows}
+
+    async def revision_row(self, artifact_id: str, revision: int) -> RevisionRow | None:
+        rows = await self._all(
+            f"SELECT {_REVISION_COLUMNS} FROM artifact_revisions "
+            "WHERE artifact_id = ? AND revision = ?",
+            (artifact_id, revision),
+        )
+        return RevisionRow(*rows[0]) if rows else None
+
+    async def revision_rows(self, artifact_id: str, first: int, last: int) -> list[RevisionRow]:
+        rows = await self._all(
+            f"SELECT {_REVISION_COLUMNS} FROM artifact_revisions "
+            "WHERE artifact_id = ? AND revision BETWEEN ? AND ? ORDER BY revision",
+            (artifact_id, first, last),
+        )
+        return [RevisionRow(*r) for r in rows]
+
+    async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]:
+        rows = await self._all_chunked(
+            f"SELECT {_VERSION_COLUMNS} FROM memory_entry_versions "
+            "WHERE entry_version_id IN ({marks})",
+            list(version_ids),
+        )
+        return [EntryVersionRow(*r) for r in rows]
+
+    async def all_entry_version_rows(self, artifact_id: str) -> list[EntryVersionRow]:
+        rows = await self._all(
+            f"SELECT {_VERSION_COLUMNS} FROM memory_entry_versions "
+            "WHERE memory_artifact_id = ? ORDER BY entry_id, version",
+            (artifact_id,),
+        )
+        return [EntryVersionRow(*r) for r in rows]
+
+    async def source_rows(self, source_ids: Sequence[str]) -> list[SourceRow]:
+        rows = await self._all_chunked(
+            f"SELECT {_SOURCE_COLUMNS} FROM sources WHERE source_id IN ({{marks}})",
+            list(source_ids),
+        )
+        return [SourceRow(*r) for r in rows]
+
+    async def all_source_ids(self) -> list[str]:
+        return [r[0] for r in await self._all("SELECT source_id FROM sources ORDER BY source_id")]
+
+    async def existing_revisions(self, refs: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
+        def go(db: Db) -> set[tuple[str, int]]:
+            sql = "SELECT 1 FROM artifact_revisions WHERE artifact_id = ? AND revision = ?"
+            return {ref for ref in refs if db.execute(sql, ref).fetchone()}
+
+        return await self._conn.run(go)
+
+    async def artifact_ids(self) -> list[str]:
+        return [r[0] for r in await self._all("SELECT artifact_id FROM artifact_heads ORDER BY 1")]
+
+    async def fts_candidates(
+        self, artifact_ids: Sequence[str], terms: Sequence[str], limit: int
+    ) -> list[HeadProjectionRow]:
+        sql = (
+            "SELECT h.memory_artifact_id, h.entry_id, h.entry_version_id, h.entry_content_hash, "
+            "h.searchable_text FROM memory_entry_search_fts f "
+            "JOIN memory_entry_heads h ON h.projection_id = f.rowid "
+            "WHERE memory_entry_search_fts MATCH ? "
+            f"AND h.memory_artifact_id IN ({_marks(len(artifact_ids))}) "
+            "ORDER BY f.rank, h.memory_artifact_id, h.entry_id LIMIT ?"
+        )
+        rows = await self._all(sql, (fts_match_expression(terms), *artifact_ids, limit))
+        return [HeadProjectionRow(*r) for r in rows]
+
+    async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
+        rows = await self._all(
+            f"SELECT {_HEAD_COLUMNS} FROM memory_entry_heads "
+            "WHERE memory_artifact_id = ? ORDER BY entry_id",
+            (artifact_id,),
+        )
+        return [HeadProjectionRow(*r) for r in rows]
+
+    async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
+        rows = await self._all(
+            "SELECT h.entry_id, f.searchable_text FROM memory_entry_heads h "
+            "LEFT JOIN memory_entry_search_fts f ON f.rowid = h.projection_id "
+            "WHERE h.memory_artifact_id = ? ORDER BY h.entry_id",
+            (artifact_id,),
+        )
+        return [(e, t if t is not None else "") for e, t in rows]
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    async def insert_revision(self, row: RevisionRow) -> None:
+        await self._all(
+            f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                row.artifact_id, row.revision, row.family, row.content, row.content_hash,
+                row.lineage, row.committed_at_ms,
+            ),
+        )
+
+    async def advance_head(self, artifact_id: str, base_revision: int, next_revision: int) -> bool:
+        def go(db: Db) -> bool:
+            if base_revision == 0:
+                cur = db.execute(
+                    "INSERT OR IGNORE INTO artifact_heads (artifact_id, revision) VALUES (?, ?)",
+                    (artifact_id, next_revision),
+                )
+            else:
+                cur = db.execute(
+                    "UPDATE artifact_heads SET revision = ? WHERE artifact_id = ? AND revision = ?",
+                    (next_revision, artifact_id, base_revision),
+                )
+            return cur.rowcount == 1
+
+        return await self._conn.run(go)
+
+    async def insert_entry_versions(self, rows: Sequence[EntryVersionRow]) -> None:
+        if not rows:
+            return
+        await self._conn.run(
+            lambda db: db.executemany(
+                f"INSERT INTO memory_entry_versions ({_VERSION_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        r.memory_artifact_id, r.entry_id, r.entry_version_id, r.version,
+                        r.previous_version_id, r.kind, r.text, r.source_refs, r.artifact_refs,
+                        r.entry_content_hash, r.created_in_revision,
+                    )
+                    for r in rows
+                ],
+            )
+        )
+
+    async def upsert_projection(self, revision: int, rows: Sequence[HeadProjectionRow]) -> None:
+        def go(db: Db) -> None:
+            for r in rows:
+                found = db.execute(
+                    "SELECT projection_id FROM memory_entry_heads "
+                    "WHERE memory_artifact_id = ? AND entry_id = ?",
+                    (r.memory_artifact_id, r.entry_id),
+                ).fetchone()
+                if found:
+                    pid = found[0]
+                    db.execute(
+                        "UPDATE memory_entry_heads SET projected_in_revision = ?, "
+                        "entry_version_id = ?, entry_content_hash = ?, searchable_text = ? "
+                        "WHERE projection_id = ?",
+                        (revision, r.entry_version_id, r.entry_content_hash, r.searchable_text, pid),
+                    )
+                    db.execute("DELETE FROM memory_entry_search_fts WHERE rowid = ?", (pid,))
+                else:
+                    pid = db.execute(
+                        "INSERT INTO memory_entry_heads (memory_artifact_id, projected_in_revision, "
+                        "entry_id, entry_version_id, entry_content_hash, searchable_text) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (
+                            r.memory_artifact_id, revision, r.entry_id, r.entry_version_id,
+                            r.entry_content_hash, r.searchable_text,
+                        ),
+                    ).lastrowid
+                db.execute(
+                    "INSERT INTO memory_entry_search_fts (rowid, searchable_text) VALUES (?, ?)",
+                    (pid, r.searchable_text),
+                )
+
+        if rows:
+            await self._conn.run(go)
+
+    async def remove_projection(self, artifact_id: str, entry_ids: Sequence[str]) -> None:
+        def go(db: Db) -> None:
+            for chunk in _chunks(list(entry_ids)):
+                params = (artifact_id, *chunk)
+                where = f"memory_artifact_id = ? AND entry_id IN ({_marks(len(chunk))})"
+                db.execute(
+                    "DELETE FROM memory_entry_search_fts WHERE rowid IN "
+                    f"(SELECT projection_id FROM memory_entry_heads WHERE {where})",
+                    params,
+                )
+                db.execute(f"DELETE FROM memory_entry_heads WHERE {where}", params)
+
+        await self._conn.run(go)
+
+    async def clear_projection(self, artifact_id: str) -> None:
+        def go(db: Db) -> None:
+            db.execute(
+                "DELETE FROM memory_entry_search_fts WHERE rowid IN "
+                "(SELECT projection_id FROM memory_entry_heads WHERE memory_artifact_id = ?)",
+                (artifact_id,),
+            )
+            db.execute("DELETE FROM memory_entry_heads WHERE memory_artifact_id = ?", (artifact_id,))
+
+        await self._conn.run(go)
+
+    async def insert_source(self, row: SourceRow) -> bool:
+        def go(db: Db) -> bool:
+            cur = db.execute(
+                f"INSERT OR IGNORE INTO sources ({_SOURCE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.source_id, row.kind, row.uri, row.media_type, row.content, row.metadata,
+                    row.content_hash, row.created_at_ms,
+                ),
+            )
+            return cur.rowcount == 1
+
+        return await self._conn.run(go)

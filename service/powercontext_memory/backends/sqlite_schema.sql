@@ -1,0 +1,82 @@
+-- PowerContext Memory, embedded SQLite schema v1 (RFC tables + sources).
+-- Authoritative: sources, artifact_revisions, artifact_heads, memory_entry_versions (insert-only,
+-- except the head pointer). Rebuildable projection: memory_entry_heads + memory_entry_search_fts.
+
+CREATE TABLE IF NOT EXISTS schema_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS sources (
+    source_id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    uri TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    content BLOB NOT NULL,
+    metadata TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS artifact_revisions (
+    artifact_id TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    family TEXT NOT NULL,
+    content TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    lineage TEXT NOT NULL,
+    committed_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (artifact_id, revision)
+);
+
+CREATE TABLE IF NOT EXISTS artifact_heads (
+    artifact_id TEXT PRIMARY KEY,
+    revision INTEGER NOT NULL,
+    FOREIGN KEY (artifact_id, revision) REFERENCES artifact_revisions (artifact_id, revision)
+);
+
+CREATE TABLE IF NOT EXISTS memory_entry_versions (
+    memory_artifact_id TEXT NOT NULL,
+    entry_id TEXT NOT NULL,
+    entry_version_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    previous_version_id TEXT,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    source_refs TEXT NOT NULL,
+    artifact_refs TEXT NOT NULL,
+    entry_content_hash TEXT NOT NULL,
+    created_in_revision INTEGER NOT NULL,
+    PRIMARY KEY (entry_version_id),
+    UNIQUE (memory_artifact_id, entry_id, version),
+    UNIQUE (memory_artifact_id, entry_id, entry_version_id),
+    FOREIGN KEY (previous_version_id) REFERENCES memory_entry_versions (entry_version_id),
+    FOREIGN KEY (memory_artifact_id, created_in_revision)
+        REFERENCES artifact_revisions (artifact_id, revision)
+);
+
+CREATE INDEX IF NOT EXISTS idx_memory_entry_versions_hash
+    ON memory_entry_versions (memory_artifact_id, entry_content_hash);
+
+-- One row per ACTIVE entry of each memory's head. projected_in_revision is the revision that
+-- last wrote the row (the RFC's head_revision): unchanged rows are never rewritten, so a commit
+-- touches only the entries it changes. The authoritative head is artifact_heads.
+CREATE TABLE IF NOT EXISTS memory_entry_heads (
+    projection_id INTEGER PRIMARY KEY,
+    memory_artifact_id TEXT NOT NULL,
+    projected_in_revision INTEGER NOT NULL,
+    entry_id TEXT NOT NULL,
+    entry_version_id TEXT NOT NULL,
+    entry_content_hash TEXT NOT NULL,
+    searchable_text TEXT NOT NULL,
+    UNIQUE (memory_artifact_id, entry_id),
+    FOREIGN KEY (memory_artifact_id, entry_id, entry_version_id)
+        REFERENCES memory_entry_versions (memory_artifact_id, entry_id, entry_version_id)
+);
+
+-- rowid = memory_entry_heads.projection_id. Analyzer v1 has already split the text; '_' must
+-- stay inside tokens (u_4e2d, b_4e2d_6587) and diacritics are the analyzer's business.
+CREATE VIRTUAL TABLE IF NOT EXISTS memory_entry_search_fts USING fts5(
+    searchable_text,
+    tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
+);

@@ -1,0 +1,1 @@
+"""Pure domain logic: models, canonical encoding, analysis and ranking; no I/O."""

@@ -1,0 +1,97 @@
+"""Analyzer v1: the one tokenizer for indexed entry text and for queries.
+
+Both sides go through the same function, so an entry matches a query exactly when they share
+tokens, and every backend sees the same tokens. Tokens only ever contain letters, digits and
+marks (words) or `u_`/`b_` plus lowercase hex (CJK), so user text never reaches full-text MATCH
+syntax as operators, quotes or wildcards.
+
+Text is normalized NFC -> casefold -> NFC (casefold can produce unnormalized sequences). Then:
+
+* a maximal run of CJK characters yields one unigram `u_<hex>` per character followed by one
+  bigram `b_<hex>_<hex>` per adjacent pair (CJK has no spaces; bigrams keep word order);
+* a maximal run of other letters, digits and combining marks (Unicode categories L*, N*, M*)
+  is one word token;
+* everything else (punctuation including `_` and `-`, symbols, whitespace) separates tokens.
+
+Changing any of this changes what is indexed, so it requires a new ANALYZER_VERSION.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Final
+
+ANALYZER_VERSION: Final = "v1"
+
+# Inclusive code-point ranges treated as CJK: Han, kana and Hangul.
+_CJK_RANGES: Final[tuple[tuple[int, int], ...]] = (
+    (0x1100, 0x11FF),  # Hangul Jamo
+    (0x3040, 0x309F),  # Hiragana
+    (0x30A0, 0x30FF),  # Katakana
+    (0x3130, 0x318F),  # Hangul Compatibility Jamo
+    (0x31F0, 0x31FF),  # Katakana Phonetic Extensions
+    (0x3400, 0x4DBF),  # CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FFF),  # CJK Unified Ideographs
+    (0xAC00, 0xD7AF),  # Hangul Syllables
+    (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
+    (0x20000, 0x2FA1F),  # Supplementary Ideographic Plane (Extensions B-F, compatibility)
+)
+
+
+def analyze(text: str) -> list[str]:
+    """All tokens of `text` in order, duplicates kept."""
+    tokens: list[str] = []
+    word: list[str] = []
+    cjk_run: list[int] = []
+    for char in _normalize(text):
+        code_point = ord(char)
+        if _is_cjk(code_point):
+            _flush_word(word, tokens)
+            cjk_run.append(code_point)
+        elif _is_word_char(char):
+            _flush_cjk(cjk_run, tokens)
+            word.append(char)
+        else:
+            _flush_word(word, tokens)
+            _flush_cjk(cjk_run, tokens)
+    _flush_word(word, tokens)
+    _flush_cjk(cjk_run, tokens)
+    return tokens
+
+
+def searchable_text(text: str) -> str:
+    """The space-separated token string stored in full-text indexes."""
+    return " ".join(analyze(text))
+
+
+def query_terms(text: str) -> tuple[str, ...]:
+    """Distinct tokens in first-occurrence order, for MATCH expressions and admission."""
+    return tuple(dict.fromkeys(analyze(text)))
+
+
+def _normalize(text: str) -> str:
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
+
+
+def _is_cjk(code_point: int) -> bool:
+    if code_point < 0x1100:  # fast exit for ASCII, Latin, Cyrillic and other alphabets
+        return False
+    return any(low <= code_point <= high for low, high in _CJK_RANGES)
+
+
+def _is_word_char(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LNM"
+
+
+def _flush_word(word: list[str], tokens: list[str]) -> None:
+    if word:
+        tokens.append("".join(word))
+        word.clear()
+
+
+def _flush_cjk(run: list[int], tokens: list[str]) -> None:
+    if not run:
+        return
+    tokens.extend(f"u_{code_point:04x}" for code_point in run)
+    tokens.extend(f"b_{first:04x}_{second:04x}" for first, second in zip(run, run[1:]))
+    run.clear()

@@ -1,0 +1,160 @@
+"""Relevance admission and reciprocal rank fusion, shared by every search backend.
+
+Each channel (full-text, vector, ...) first admits candidates on its own evidence, so a weak
+match in one channel cannot ride in on rank alone; admitted candidates are then fused with RRF,
+which needs only ranks and so never compares BM25 scores with cosine similarities. Ordering is
+fully deterministic: equal scores fall back to the hit identity as UTF-8 bytes, which is also
+how every storage backend compares these ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+RRF_K: Final = 60
+VECTOR_MIN_COSINE: Final = 0.3
+UNIT_NORM_TOLERANCE: Final = 1e-3
+
+# Channels with a fixed place in `matched_by`; any others follow alphabetically.
+_KNOWN_CHANNELS: Final = ("fts", "vector")
+
+
+def candidate_pool_size(limit: int) -> int:
+    """How many candidates each channel fetches before admission and fusion."""
+    return max(limit * 4, 32)
+
+
+def fts_required_matches(term_count: int) -> int:
+    """Distinct query terms a document must contain to be admitted by full-text search.
+
+    Short queries need one term; longer ones need a quarter of their terms (at least two), so
+    a long CJK query, whose bigrams multiply its term count, is not admitted by one shared
+    character.
+    """
+    if term_count < 0:
+        raise ValueError(f"term_count must be >= 0, got {term_count}")
+    if term_count <= 2:
+        return 1
+    return max(2, -(-term_count // 4))  # integer ceil(term_count / 4): no float rounding
+
+
+def fts_matched_terms(query_terms: Sequence[str], document_tokens: Iterable[str]) -> int:
+    """Number of distinct query terms present among the document's tokens."""
+    tokens = frozenset(document_tokens)
+    return sum(1 for term in frozenset(query_terms) if term in tokens)
+
+
+def fts_admits(query_terms: Sequence[str], document_tokens: Iterable[str]) -> bool:
+    """Whether the document shares enough distinct terms with the query."""
+    required = fts_required_matches(len(frozenset(query_terms)))
+    return fts_matched_terms(query_terms, document_tokens) >= required
+
+
+def cosine_from_l2(distance: float) -> float:
+    """Cosine similarity from the L2 distance between two unit vectors."""
+    return 1.0 - distance * distance / 2.0
+
+
+def vector_admits(distance: float) -> bool:
+    """Whether a vector hit at this L2 distance is similar enough to keep."""
+    return cosine_from_l2(distance) >= VECTOR_MIN_COSINE
+
+
+def is_unit_norm(vector: npt.NDArray[Any]) -> bool:
+    """Whether the vector's Euclidean norm is 1 within UNIT_NORM_TOLERANCE."""
+    # float64 accumulation so that long float32 vectors are not misjudged by rounding.
+    norm = float(np.linalg.norm(np.asarray(vector, dtype=np.float64)))
+    return abs(norm - 1.0) <= UNIT_NORM_TOLERANCE
+
+
+def check_embedding(vector: npt.ArrayLike, dimension: int) -> npt.NDArray[np.float32]:
+    """Validate an embedding and return it as a new 1-D float32 array.
+
+    Distances are only meaningful as cosines for finite unit vectors of the index dimension,
+    so anything else is refused with ValueError rather than stored.
+    """
+    if dimension <= 0:
+        raise ValueError(f"embedding dimension must be positive, got {dimension}")
+    array = np.asarray(vector)
+    if array.dtype.kind not in "iuf":
+        raise ValueError(f"embedding must be real numbers, got dtype {array.dtype}")
+    if array.ndim != 1:
+        raise ValueError(f"embedding must be 1-dimensional, got shape {array.shape}")
+    if array.size == 0:
+        raise ValueError("embedding is empty")
+    if array.size != dimension:
+        raise ValueError(f"embedding has dimension {array.size}, expected {dimension}")
+    # Finiteness is checked after the cast because a huge float64 overflows to infinity there.
+    with np.errstate(over="ignore"):
+        result = np.array(array, dtype=np.float32, copy=True)
+    if not np.all(np.isfinite(result)):
+        raise ValueError("embedding contains NaN or Infinity")
+    if not np.any(result):
+        raise ValueError("embedding is all zeros")
+    if not is_unit_norm(result):
+        norm = float(np.linalg.norm(result.astype(np.float64)))
+        raise ValueError(
+            f"embedding is not unit-norm (norm {norm:.6f}, tolerance {UNIT_NORM_TOLERANCE})"
+        )
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class HitKey:
+    """Identity of one search hit: a specific version of an entry in a memory artifact."""
+
+    memory_artifact_id: str
+    entry_id: str
+    entry_version_id: str
+
+    def sort_key(self) -> tuple[bytes, bytes, bytes]:
+        """Tie-break order as UTF-8 bytes, matching byte-wise collation in the stores."""
+        return (
+            self.memory_artifact_id.encode("utf-8"),
+            self.entry_id.encode("utf-8"),
+            self.entry_version_id.encode("utf-8"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FusedHit:
+    """A hit after fusion: its RRF score and the channels that ranked it."""
+
+    key: HitKey
+    score: float
+    matched_by: tuple[str, ...]
+
+
+def rrf_fuse(channels: Mapping[str, Sequence[HitKey]]) -> list[FusedHit]:
+    """Fuse per-channel rankings of admitted hits with reciprocal rank fusion.
+
+    Each channel lists hits best first; a hit's score is the sum over channels of
+    1 / (RRF_K + rank), rank starting at 1. Duplicates within a channel keep their first rank
+    and do not push later hits down. Output is by score descending, then `HitKey.sort_key()`.
+    """
+    scores: dict[HitKey, float] = {}
+    matched_by: dict[HitKey, list[str]] = {}
+    # A fixed channel order makes the float sums, and so exact ties, independent of the
+    # mapping's insertion order.
+    for name in _channel_order(channels):
+        for rank, key in enumerate(_distinct(channels[name]), start=1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
+            matched_by.setdefault(key, []).append(name)
+    hits = [FusedHit(key, score, tuple(matched_by[key])) for key, score in scores.items()]
+    hits.sort(key=lambda hit: (-hit.score, hit.key.sort_key()))
+    return hits
+
+
+def _channel_order(channels: Iterable[str]) -> list[str]:
+    names = set(channels)
+    known = [name for name in _KNOWN_CHANNELS if name in names]
+    return known + sorted(names.difference(_KNOWN_CHANNELS))
+
+
+def _distinct(keys: Sequence[HitKey]) -> list[HitKey]:
+    return list(dict.fromkeys(keys))

@@ -1,0 +1,255 @@
+"""Immutable domain objects and their canonical JSON shapes.
+
+The JSON shapes here are what gets hashed (RFC 8785); changing one changes every hash, so they
+live in exactly one place. Refs are always held sorted and de-duplicated.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .canonical import (
+    ENTRY_CONTENT_PREFIX,
+    canonical_json,
+    prefixed_sha256,
+    sha256_hex,
+)
+
+MEMORY_SCHEMA = "powercontext.memory.v1"
+MANIFEST_FORMAT = "flat-v1"
+MEMORY_FAMILY = "memory"
+
+
+class EntryState(enum.StrEnum):
+    ACTIVE = "active"
+    INACTIVE = "inactive"
+
+
+class ChangeOp(enum.StrEnum):
+    ADD = "add"
+    REVISE = "revise"
+    DEACTIVATE = "deactivate"
+    REACTIVATE = "reactivate"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ArtifactRef:
+    artifact_id: str
+    revision: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"artifact_id": self.artifact_id, "revision": self.revision}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> ArtifactRef:
+        return ArtifactRef(str(data["artifact_id"]), int(data["revision"]))
+
+    def __str__(self) -> str:
+        return f"{self.artifact_id}@{self.revision}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SourceRef:
+    source_id: str
+    content_hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"content_hash": self.content_hash, "source_id": self.source_id}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> SourceRef:
+        return SourceRef(str(data["source_id"]), str(data["content_hash"]))
+
+
+def normalize_source_refs(refs: tuple[SourceRef, ...] | list[SourceRef]) -> tuple[SourceRef, ...]:
+    """Sorted by (source_id, content_hash), duplicates removed (ids are ASCII: bytes order)."""
+    return tuple(sorted(set(refs)))
+
+
+def normalize_artifact_refs(
+    refs: tuple[ArtifactRef, ...] | list[ArtifactRef],
+) -> tuple[ArtifactRef, ...]:
+    return tuple(sorted(set(refs)))
+
+
+@dataclass(frozen=True, slots=True)
+class EntryContent:
+    """What an entry version says and what directly supports it; all of it is hashed."""
+
+    kind: str
+    text: str
+    source_refs: tuple[SourceRef, ...] = ()
+    artifact_refs: tuple[ArtifactRef, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "artifact_refs": [r.to_json() for r in self.artifact_refs],
+            "kind": self.kind,
+            "source_refs": [r.to_json() for r in self.source_refs],
+            "text": self.text,
+        }
+
+    def canonical_bytes(self) -> bytes:
+        return canonical_json(self.to_json())
+
+    def content_hash(self) -> str:
+        return prefixed_sha256(ENTRY_CONTENT_PREFIX, self.canonical_bytes())
+
+    def normalized(self) -> EntryContent:
+        return EntryContent(
+            self.kind,
+            self.text,
+            normalize_source_refs(self.source_refs),
+            normalize_artifact_refs(self.artifact_refs),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EntryVersion:
+    memory_artifact_id: str
+    entry_id: str
+    entry_version_id: str
+    version: int
+    previous_version_id: str | None
+    content: EntryContent
+    entry_content_hash: str
+    created_in_revision: int
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestEntry:
+    entry_id: str
+    entry_version_id: str
+    entry_content_hash: str
+    state: EntryState
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entry_content_hash": self.entry_content_hash,
+            "entry_id": self.entry_id,
+            "entry_version_id": self.entry_version_id,
+            "state": self.state.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryChange:
+    op: ChangeOp
+    entry_id: str
+    from_entry_version_id: str | None
+    to_entry_version_id: str | None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entry_id": self.entry_id,
+            "from_entry_version_id": self.from_entry_version_id,
+            "op": self.op.value,
+            "reason": self.reason,
+            "to_entry_version_id": self.to_entry_version_id,
+        }
+
+
+@dataclass(frozen=True)
+class MemoryContent:
+    """One revision's hashed content: the flat-v1 manifest plus this revision's changes."""
+
+    entries: tuple[ManifestEntry, ...]
+    changes: tuple[MemoryChange, ...]
+    _canonical: bytes | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "changes": [c.to_json() for c in self.changes],
+            "manifest": {
+                "entries": [e.to_json() for e in self.entries],
+                "format": MANIFEST_FORMAT,
+            },
+            "schema": MEMORY_SCHEMA,
+        }
+
+    @cached_property
+    def canonical_bytes(self) -> bytes:
+        return self._canonical if self._canonical is not None else canonical_json(self.to_json())
+
+    @cached_property
+    def content_hash(self) -> str:
+        return sha256_hex(self.canonical_bytes)
+
+    @cached_property
+    def by_entry_id(self) -> dict[str, ManifestEntry]:
+        return {e.entry_id: e for e in self.entries}
+
+    @cached_property
+    def active_count(self) -> int:
+        return sum(1 for e in self.entries if e.state is EntryState.ACTIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Lineage:
+    """Operation evidence of a revision; entry evidence lives on entry versions."""
+
+    operation: str
+    sources: tuple[SourceRef, ...] = ()
+    artifacts: tuple[ArtifactRef, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "artifacts": [a.to_json() for a in self.artifacts],
+            "operation": self.operation,
+            "sources": [s.to_json() for s in self.sources],
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Lineage:
+        return Lineage(
+            str(data["operation"]),
+            tuple(SourceRef.from_json(s) for s in data.get("sources", [])),
+            tuple(ArtifactRef.from_json(a) for a in data.get("artifacts", [])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    ref: ArtifactRef
+    content: MemoryContent
+    lineage: Lineage
+    committed_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    source_id: str
+    kind: str
+    uri: str
+    media_type: str
+    content: bytes
+    metadata: tuple[tuple[str, str], ...]
+    content_hash: str
+    created_at_ms: int
+
+    @property
+    def ref(self) -> SourceRef:
+        return SourceRef(self.source_id, self.content_hash)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    memory_ref: ArtifactRef
+    entry_id: str
+    entry_version_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    memory_ref: ArtifactRef
+    entry_id: str
+    entry_version_id: str
+    entry_content_hash: str
+    kind: str
+    text: str
+    score: float
+    matched_by: tuple[str, ...]

@@ -1,0 +1,129 @@
+"""Input rules (RFC: IDs, text, reason, kind, refs). Every check names the offending field."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .canonical import nfc
+from .errors import InvalidArgumentError
+from .models import ArtifactRef, SourceRef, normalize_artifact_refs, normalize_source_refs
+
+MAX_ID_LENGTH = 128
+MAX_TEXT_BYTES = 8192
+MAX_REASON_CODE_POINTS = 512
+MAX_KIND_LENGTH = 64
+MAX_QUERY_CHARS = 1000
+MAX_ENTRIES_PER_REQUEST = 1000
+MAX_REFS_PER_LIST = 256
+MAX_SOURCE_BYTES = 8 * 1024 * 1024
+MAX_METADATA_ITEMS = 64
+
+_ID = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
+_KIND = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
+_METADATA_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def require_id(field: str, value: str) -> str:
+    """IDs are ASCII (letters, digits, `_ . : -`), 1..128 characters, compared byte-wise."""
+    if not value:
+        raise InvalidArgumentError(field, "is required")
+    if len(value) > MAX_ID_LENGTH or not _ID.fullmatch(value):
+        raise InvalidArgumentError(
+            field, "must be 1-128 ASCII letters, digits or '_.:-'", reason="INVALID_ID"
+        )
+    return value
+
+
+def require_hash(field: str, value: str) -> str:
+    if not _HASH.fullmatch(value):
+        raise InvalidArgumentError(field, "must be 64 lowercase hex characters", reason="INVALID_HASH")
+    return value
+
+
+def require_revision(field: str, value: int, *, allow_head: bool = False) -> int:
+    if value < 0 or (value == 0 and not allow_head):
+        expected = ">= 0 (0 = head)" if allow_head else ">= 1"
+        raise InvalidArgumentError(field, f"must be {expected}", reason="INVALID_REVISION")
+    return value
+
+
+def normalize_text(field: str, value: str) -> str:
+    """NFC then trim; non-empty; at most 8192 UTF-8 bytes."""
+    text = nfc(value).strip()
+    if not text:
+        raise InvalidArgumentError(field, "must not be empty after trimming", reason="EMPTY_TEXT")
+    size = len(text.encode("utf-8"))
+    if size > MAX_TEXT_BYTES:
+        raise InvalidArgumentError(
+            field, f"is {size} UTF-8 bytes; the limit is {MAX_TEXT_BYTES}", reason="TEXT_TOO_LONG"
+        )
+    return text
+
+
+def normalize_reason(field: str, value: str | None) -> str | None:
+    """NFC then trim; empty means no reason; at most 512 code points."""
+    if value is None:
+        return None
+    reason = nfc(value).strip()
+    if not reason:
+        return None
+    if len(reason) > MAX_REASON_CODE_POINTS:
+        raise InvalidArgumentError(
+            field,
+            f"is {len(reason)} code points; the limit is {MAX_REASON_CODE_POINTS}",
+            reason="REASON_TOO_LONG",
+        )
+    return reason
+
+
+def normalize_kind(field: str, value: str) -> str:
+    """Kind is an open string (fact, preference, ...); unknown kinds are kept as they are."""
+    kind = value.strip()
+    if not kind:
+        raise InvalidArgumentError(field, "is required")
+    if not _KIND.fullmatch(kind):
+        raise InvalidArgumentError(
+            field, "must be 1-64 ASCII letters, digits or '_.:-'", reason="INVALID_KIND"
+        )
+    return kind
+
+
+def validate_source_refs(field: str, refs: Iterable[SourceRef]) -> tuple[SourceRef, ...]:
+    items = list(refs)
+    if len(items) > MAX_REFS_PER_LIST:
+        raise InvalidArgumentError(field, f"has more than {MAX_REFS_PER_LIST} refs")
+    for i, ref in enumerate(items):
+        require_id(f"{field}[{i}].source_id", ref.source_id)
+        require_hash(f"{field}[{i}].content_hash", ref.content_hash)
+    ids: dict[str, str] = {}
+    for i, ref in enumerate(items):
+        if ids.setdefault(ref.source_id, ref.content_hash) != ref.content_hash:
+            raise InvalidArgumentError(
+                f"{field}[{i}]", "names one source with two different hashes"
+            )
+    return normalize_source_refs(items)
+
+
+def validate_artifact_refs(field: str, refs: Iterable[ArtifactRef]) -> tuple[ArtifactRef, ...]:
+    items = list(refs)
+    if len(items) > MAX_REFS_PER_LIST:
+        raise InvalidArgumentError(field, f"has more than {MAX_REFS_PER_LIST} refs")
+    for i, ref in enumerate(items):
+        require_id(f"{field}[{i}].artifact_id", ref.artifact_id)
+        require_revision(f"{field}[{i}].revision", ref.revision)
+    return normalize_artifact_refs(items)
+
+
+def validate_metadata(field: str, metadata: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    if len(metadata) > MAX_METADATA_ITEMS:
+        raise InvalidArgumentError(field, f"has more than {MAX_METADATA_ITEMS} items")
+    for key, value in metadata.items():
+        if not _METADATA_KEY.fullmatch(key):
+            raise InvalidArgumentError(
+                f"{field}[{key!r}]", "keys must be 1-64 ASCII letters, digits or '_.-'"
+            )
+        if len(value.encode("utf-8")) > 4096:
+            raise InvalidArgumentError(f"{field}[{key!r}]", "value exceeds 4096 UTF-8 bytes")
+    return tuple(sorted((k, nfc(v)) for k, v in metadata.items()))

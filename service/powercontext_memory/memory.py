@@ -1,0 +1,536 @@
+"""MemoryService: validation and orchestration of every operation, for any backend.
+
+Inputs arrive as plain domain values (the transport converts wire messages); each is checked
+here, with the field path in the error. Planning is pure (domain/lifecycle.py); execution and
+verified reads belong to the backend (backends/database.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+
+from .backends.codec import source_record_hash
+from .backends.database import DatabaseMemoryBackend, ReadSession, RevisionChanges
+from .domain import lifecycle, validation
+from .domain.analyzer import ANALYZER_VERSION
+from .domain.canonical import nfc
+from .domain.errors import (
+    CapabilityNotSupportedError,
+    DataLossError,
+    FailedPreconditionError,
+    InvalidArgumentError,
+    NotFoundError,
+    UnavailableError,
+)
+from .domain.lifecycle import EntryRef, EntryResult, OrganizeStep
+from .domain.models import (
+    ArtifactRef,
+    Citation,
+    EntryContent,
+    EntryState,
+    EntryVersion,
+    Hit,
+    Lineage,
+    MemoryChange,
+    Revision,
+    Source,
+    SourceRef,
+)
+from .notifier import CommitNotifier
+
+DEFAULT_SEARCH_LIMIT = 8
+MAX_SEARCH_LIMIT = 100
+MAX_SEARCH_MEMORIES = 32
+MAX_CITATIONS = 100
+DEFAULT_PROGRESS_INTERVAL = 15.0
+
+
+class RememberMode(enum.Enum):
+    AUTO = "auto"
+    APPEND = "append"
+    EXTRACT = "extract"
+
+
+class SearchMode(enum.Enum):
+    AUTO = "auto"
+    FTS = "fts"
+    VECTOR = "vector"
+    HYBRID = "hybrid"
+
+
+@dataclass(frozen=True, slots=True)
+class EntryInput:
+    """A Remember input as received: unvalidated."""
+
+    target: EntryRef | None
+    kind: str
+    text: str
+    sources: Sequence[SourceRef] = ()
+    artifacts: Sequence[ArtifactRef] = ()
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    memory: ArtifactRef | None
+    changed: bool
+    content_hash: str
+    changes: tuple[MemoryChange, ...] = ()
+    results: tuple[EntryResult, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryView:
+    revision: Revision
+    head_revision: int
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    hits: list[Hit]
+    mode: SearchMode
+    fallback_reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ExpandedEntry:
+    citation: Citation
+    version: EntryVersion
+    state: EntryState
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Everything up to `head` has been delivered on this feed."""
+
+    head: ArtifactRef
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    backend: str
+    fts: bool = True
+    vector: bool = False
+    hybrid: bool = False
+    candidate_extraction: bool = False
+    change_follow: bool = True
+    analyzer: str = ANALYZER_VERSION
+    embedding_profile: None = field(default=None)
+
+
+def _write_result(base: Revision | None, revision: Revision | None,
+                  results: tuple[EntryResult, ...] = ()) -> WriteResult:
+    if revision is not None:
+        return WriteResult(
+            revision.ref, True, revision.content.content_hash, revision.content.changes, results
+        )
+    if base is not None:
+        return WriteResult(base.ref, False, base.content.content_hash, (), results)
+    return WriteResult(None, False, "", (), results)
+
+
+class MemoryService:
+    def __init__(
+        self,
+        backend: DatabaseMemoryBackend,
+        *,
+        notifier: CommitNotifier | None = None,
+        id_factory: lifecycle.IdFactory = lifecycle.random_id,
+        progress_interval: float = DEFAULT_PROGRESS_INTERVAL,
+    ) -> None:
+        self.backend = backend
+        self.notifier = notifier or CommitNotifier()
+        self._new_id = id_factory
+        self.progress_interval = progress_interval
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(backend=self.backend.name)
+
+    async def close(self) -> None:
+        self.notifier.close()
+        await self.backend.close()
+
+    async def _commit(self, plan: lifecycle.CommitPlan) -> Revision:
+        revision = await self.backend.commit(plan)
+        self.notifier.publish(plan.artifact_id)
+        return revision
+
+    # -- sources --------------------------------------------------------------------------------
+
+    async def put_source(
+        self, kind: str, uri: str, media_type: str, content: bytes, metadata: dict[str, str]
+    ) -> tuple[Source, bool]:
+        kind = validation.normalize_kind("kind", kind)
+        uri = nfc(uri).strip()
+        media_type = media_type.strip()
+        if len(uri.encode("utf-8")) > 4096:
+            raise InvalidArgumentError("uri", "exceeds 4096 UTF-8 bytes")
+        if len(media_type) > 255 or not media_type.isascii():
+            raise InvalidArgumentError("media_type", "must be ASCII, at most 255 characters")
+        if len(content) > validation.MAX_SOURCE_BYTES:
+            raise InvalidArgumentError(
+                "content", f"exceeds {validation.MAX_SOURCE_BYTES} bytes", reason="SOURCE_TOO_LARGE"
+            )
+        meta = validation.validate_metadata("metadata", metadata)
+        content_hash = source_record_hash(kind, uri, media_type, content, meta)
+        source = Source(
+            "src_" + content_hash[:32], kind, uri, media_type, content, meta, content_hash,
+            time.time_ns() // 1_000_000,
+        )
+        return await self.backend.put_source(source)
+
+    async def get_source(self, source_id: str) -> Source:
+        validation.require_id("source_id", source_id)
+        async with self.backend.read() as session:
+            return await session.source(source_id)
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    async def remember(
+        self,
+        memory: ArtifactRef | None,
+        sources: Sequence[SourceRef],
+        artifacts: Sequence[ArtifactRef],
+        entries: Sequence[EntryInput],
+        mode: RememberMode = RememberMode.AUTO,
+    ) -> WriteResult:
+        lineage = Lineage(
+            "remember",
+            validation.validate_source_refs("sources", sources),
+            validation.validate_artifact_refs("artifacts", artifacts),
+        )
+        _resolve_remember_mode(mode, entries, lineage)
+        if len(entries) > validation.MAX_ENTRIES_PER_REQUEST:
+            raise InvalidArgumentError(
+                "entries", f"at most {validation.MAX_ENTRIES_PER_REQUEST} entries per request"
+            )
+        specs = [_entry_spec(f"entries[{i}]", e) for i, e in enumerate(entries)]
+        if memory is not None:
+            _require_memory_ref("memory", memory)
+        async with self.backend.read() as session:
+            base = await session.current(memory) if memory is not None else None
+            predecessors = await _revise_targets(session, base, specs)
+        plan = lifecycle.plan_remember(
+            artifact_id=base.ref.artifact_id if base else self._new_id(lifecycle.ARTIFACT_ID_PREFIX),
+            base=base,
+            lineage=lineage,
+            inputs=specs,
+            predecessors=predecessors,
+            new_id=self._new_id,
+        )
+        revision = await self._commit(plan.commit) if plan.commit else None
+        return _write_result(base, revision, plan.results)
+
+    async def forget(
+        self, memory: ArtifactRef, entries: Sequence[EntryRef], reason: str | None
+    ) -> WriteResult:
+        refs, reason = _state_change_inputs(memory, entries, reason)
+        async with self.backend.read() as session:
+            base = await session.current(memory)
+        plan = lifecycle.plan_forget(base, refs, reason, Lineage("forget"))
+        return _write_result(base, await self._commit(plan) if plan else None)
+
+    async def reactivate(
+        self, memory: ArtifactRef, entries: Sequence[EntryRef], reason: str | None
+    ) -> WriteResult:
+        refs, reason = _state_change_inputs(memory, entries, reason)
+        async with self.backend.read() as session:
+            base = await session.current(memory)
+            wanted = [
+                r.entry_version_id
+                for r in refs
+                if (e := base.content.by_entry_id.get(r.entry_id)) is not None
+                and e.entry_version_id == r.entry_version_id
+                and e.state is EntryState.INACTIVE
+            ]
+            versions = await session.versions(wanted)
+        plan = lifecycle.plan_reactivate(base, refs, reason, Lineage("reactivate"), versions)
+        return _write_result(base, await self._commit(plan) if plan else None)
+
+    async def organize(self, memory: ArtifactRef, steps: Sequence[OrganizeStep]) -> WriteResult:
+        _require_memory_ref("memory", memory)
+        async with self.backend.read() as session:
+            base = await session.current(memory)
+            versions: dict[str, EntryVersion] = {}
+            if not steps or OrganizeStep.NORMALIZE in steps:
+                versions = await session.versions(
+                    [e.entry_version_id for e in base.content.entries
+                     if e.state is EntryState.ACTIVE]
+                )
+        plan = lifecycle.plan_organize(base, steps, Lineage("organize"), versions, self._new_id)
+        return _write_result(base, await self._commit(plan) if plan else None)
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    async def get_memory(self, memory: ArtifactRef) -> MemoryView:
+        validation.require_id("memory.artifact_id", memory.artifact_id)
+        validation.require_revision("memory.revision", memory.revision, allow_head=True)
+        async with self.backend.read() as session:
+            head = await session.head(memory.artifact_id)
+            revision = await session.revision(
+                ArtifactRef(memory.artifact_id, memory.revision or head)
+            )
+        return MemoryView(revision, head)
+
+    async def changes(
+        self, memory: ArtifactRef, since: int | ArtifactRef | None, *, follow: bool = False
+    ) -> tuple[int, list[RevisionChanges]]:
+        """History up to the target revision; returns (target, revisions in ascending order)."""
+        validation.require_id("memory.artifact_id", memory.artifact_id)
+        validation.require_revision("memory.revision", memory.revision, allow_head=follow)
+        since_revision = _since_revision(memory, since)
+        async with self.backend.read() as session:
+            head = await session.head(memory.artifact_id)
+            target = memory.revision or head
+            if target > head:
+                raise NotFoundError(
+                    f"memory {memory.artifact_id} has no revision {target} (head is {head})",
+                    reason="REVISION_NOT_FOUND",
+                    metadata={"artifactId": memory.artifact_id, "revision": str(target)},
+                )
+            if since_revision is not None and since_revision > target:
+                raise InvalidArgumentError(
+                    "since_revision",
+                    f"{since_revision} is beyond the target revision {target}",
+                    reason="SINCE_BEYOND_TARGET",
+                )
+            first = target if since_revision is None else since_revision + 1
+            return target, await session.changes(memory.artifact_id, first, target)
+
+    async def follow_changes(
+        self, memory: ArtifactRef, since: int | ArtifactRef | None
+    ) -> AsyncIterator[RevisionChanges | Progress]:
+        """History, then every new revision in order, with progress messages when idle."""
+        artifact_id = memory.artifact_id
+        event = self.notifier.event(artifact_id)
+        last, history = await self.changes(memory, since, follow=True)
+        for item in history:
+            yield item
+        idle_since = time.monotonic()
+        while True:
+            if self.notifier.closed:
+                raise UnavailableError(
+                    "server is shutting down; resume with since_revision = "
+                    f"{last} on another connection",
+                    reason="SHUTTING_DOWN",
+                    metadata={"artifactId": artifact_id, "resumeSinceRevision": str(last)},
+                )
+            timeout = max(0.0, self.progress_interval - (time.monotonic() - idle_since))
+            try:
+                await asyncio.wait_for(event.wait(), timeout)
+            except TimeoutError:
+                pass
+            event = self.notifier.event(artifact_id)
+            async with self.backend.read() as session:
+                head = await session.head(artifact_id)
+                fresh = await session.changes(artifact_id, last + 1, head)
+            for item in fresh:
+                yield item
+                last = item.ref.revision
+            if fresh:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since >= self.progress_interval:
+                yield Progress(ArtifactRef(artifact_id, last))
+                idle_since = time.monotonic()
+
+    async def search(
+        self, query: str, memories: Sequence[ArtifactRef], limit: int, mode: SearchMode
+    ) -> SearchResult:
+        query = nfc(query).strip()
+        if not query:
+            raise InvalidArgumentError("query", "is required", reason="EMPTY_QUERY")
+        if len(query) > validation.MAX_QUERY_CHARS:
+            raise InvalidArgumentError(
+                "query", f"exceeds {validation.MAX_QUERY_CHARS} characters"
+            )
+        limit = limit or DEFAULT_SEARCH_LIMIT
+        if not 1 <= limit <= MAX_SEARCH_LIMIT:
+            raise InvalidArgumentError("limit", f"must be between 1 and {MAX_SEARCH_LIMIT}")
+        if not memories:
+            raise InvalidArgumentError("memories", "select at least one memory")
+        if len(memories) > MAX_SEARCH_MEMORIES:
+            raise InvalidArgumentError("memories", f"at most {MAX_SEARCH_MEMORIES} memories")
+        for i, ref in enumerate(memories):
+            _require_memory_ref(f"memories[{i}]", ref)
+        refs = list(dict.fromkeys(memories))
+        run_mode, fallback = self._resolve_search_mode(mode)
+        async with self.backend.read() as session:
+            heads = await session.heads([r.artifact_id for r in refs])
+            for i, ref in enumerate(refs):
+                _require_head(f"memories[{i}]", ref, heads.get(ref.artifact_id))
+            hits = await self.backend.search_fts(session, refs, query, limit)
+        return SearchResult(hits, run_mode, fallback)
+
+    def _resolve_search_mode(self, mode: SearchMode) -> tuple[SearchMode, str]:
+        caps = self.capabilities()
+        if mode is SearchMode.AUTO:
+            return SearchMode.FTS, "no embedding model is configured"
+        if mode is SearchMode.FTS:
+            return SearchMode.FTS, ""
+        if (mode is SearchMode.VECTOR and not caps.vector) or (
+            mode is SearchMode.HYBRID and not caps.hybrid
+        ):
+            raise CapabilityNotSupportedError(
+                mode.value,
+                f"{mode.value} search is not available: no embedding model is configured "
+                "(use mode FTS or AUTO)",
+            )
+        raise CapabilityNotSupportedError(mode.value, f"{mode.value} search is not available")
+
+    async def expand(self, citations: Sequence[Citation]) -> list[ExpandedEntry]:
+        if not citations:
+            raise InvalidArgumentError("citations", "give at least one citation")
+        if len(citations) > MAX_CITATIONS:
+            raise InvalidArgumentError("citations", f"at most {MAX_CITATIONS} citations")
+        for i, c in enumerate(citations):
+            _require_memory_ref(f"citations[{i}].memory_ref", c.memory_ref)
+            validation.require_id(f"citations[{i}].entry_id", c.entry_id)
+            validation.require_id(f"citations[{i}].entry_version_id", c.entry_version_id)
+        out = []
+        async with self.backend.read() as session:
+            for i, c in enumerate(citations):
+                out.append(await _expand_one(session, f"citations[{i}]", c))
+        return out
+
+
+async def _expand_one(session: ReadSession, field_name: str, citation: Citation) -> ExpandedEntry:
+    revision = await session.revision(citation.memory_ref)
+    entry = revision.content.by_entry_id.get(citation.entry_id)
+    if entry is None or entry.entry_version_id != citation.entry_version_id:
+        found = "absent" if entry is None else f"at version {entry.entry_version_id}"
+        raise NotFoundError(
+            f"{field_name}: entry {citation.entry_id} is {found} in {citation.memory_ref}, "
+            f"so {citation.entry_version_id} is not citable there",
+            reason="CITATION_MISMATCH",
+            metadata={"field": field_name, "entryId": citation.entry_id},
+        )
+    version = (await session.versions([entry.entry_version_id]))[entry.entry_version_id]
+    if (
+        version.entry_content_hash != entry.entry_content_hash
+        or version.entry_id != entry.entry_id
+        or version.memory_artifact_id != citation.memory_ref.artifact_id
+    ):
+        raise DataLossError(
+            f"memory_entry_versions[{version.entry_version_id}] does not match the manifest of "
+            f"{citation.memory_ref}",
+            metadata={"row": f"memory_entry_versions[{version.entry_version_id}]"},
+        )
+    return ExpandedEntry(citation, version, entry.state)
+
+
+def _resolve_remember_mode(
+    mode: RememberMode, entries: Sequence[EntryInput], lineage: Lineage
+) -> None:
+    has_evidence = bool(lineage.sources or lineage.artifacts)
+    if mode is RememberMode.AUTO:
+        if entries:
+            return
+        mode = RememberMode.EXTRACT if has_evidence else mode
+    if mode is RememberMode.APPEND and not entries:
+        raise InvalidArgumentError("entries", "APPEND needs at least one entry")
+    if mode is RememberMode.EXTRACT:
+        if entries:
+            raise InvalidArgumentError("entries", "EXTRACT takes evidence, not entries")
+        if not has_evidence:
+            raise InvalidArgumentError("sources", "EXTRACT needs at least one source or artifact")
+        raise CapabilityNotSupportedError(
+            "candidate_extraction",
+            "no candidate pipeline is configured: pass explicit entries (APPEND)",
+        )
+    if not entries:
+        raise InvalidArgumentError(
+            "entries", "nothing to remember: give entries, or evidence to extract from",
+            reason="NOTHING_TO_REMEMBER",
+        )
+
+
+def _entry_spec(field_name: str, entry: EntryInput) -> lifecycle.EntryInputSpec:
+    if entry.target is not None:
+        validation.require_id(f"{field_name}.entry.entry_id", entry.target.entry_id)
+        validation.require_id(f"{field_name}.entry.entry_version_id", entry.target.entry_version_id)
+    content = EntryContent(
+        validation.normalize_kind(f"{field_name}.kind", entry.kind),
+        validation.normalize_text(f"{field_name}.text", entry.text),
+        validation.validate_source_refs(f"{field_name}.sources", entry.sources),
+        validation.validate_artifact_refs(f"{field_name}.artifacts", entry.artifacts),
+    )
+    reason = validation.normalize_reason(f"{field_name}.reason", entry.reason)
+    return lifecycle.EntryInputSpec(entry.target, content, reason)
+
+
+async def _revise_targets(
+    session: ReadSession, base: Revision | None, specs: Sequence[lifecycle.EntryInputSpec]
+) -> dict[str, EntryVersion]:
+    """Load the current versions that revise inputs name (the planner rejects the rest)."""
+    if base is None:
+        return {}
+    wanted = []
+    for spec in specs:
+        if spec.target is None:
+            continue
+        entry = base.content.by_entry_id.get(spec.target.entry_id)
+        if entry is not None and entry.entry_version_id == spec.target.entry_version_id:
+            wanted.append(entry.entry_version_id)
+    return await session.versions(wanted)
+
+
+def _state_change_inputs(
+    memory: ArtifactRef, entries: Sequence[EntryRef], reason: str | None
+) -> tuple[list[EntryRef], str | None]:
+    _require_memory_ref("memory", memory)
+    if not entries:
+        raise InvalidArgumentError("entries", "name at least one entry")
+    if len(entries) > validation.MAX_ENTRIES_PER_REQUEST:
+        raise InvalidArgumentError(
+            "entries", f"at most {validation.MAX_ENTRIES_PER_REQUEST} entries per request"
+        )
+    for i, ref in enumerate(entries):
+        validation.require_id(f"entries[{i}].entry_id", ref.entry_id)
+        validation.require_id(f"entries[{i}].entry_version_id", ref.entry_version_id)
+    return list(entries), validation.normalize_reason("reason", reason)
+
+
+def _require_memory_ref(field_name: str, ref: ArtifactRef) -> None:
+    validation.require_id(f"{field_name}.artifact_id", ref.artifact_id)
+    validation.require_revision(f"{field_name}.revision", ref.revision)
+
+
+def _require_head(field_name: str, ref: ArtifactRef, head: int | None) -> None:
+    if head is None:
+        raise NotFoundError(
+            f"{field_name}: memory {ref.artifact_id} does not exist",
+            reason="MEMORY_NOT_FOUND",
+            metadata={"artifactId": ref.artifact_id, "field": field_name},
+        )
+    if ref.revision != head:
+        raise FailedPreconditionError(
+            f"{field_name}: {ref} is not the head (revision {head}); search reads only current "
+            "heads — re-read the head, or use Expand for an exact old revision",
+            reason="MEMORY_NOT_AT_HEAD",
+            subject=field_name,
+            metadata={
+                "field": field_name,
+                "artifactId": ref.artifact_id,
+                "headRevision": str(head),
+            },
+        )
+
+
+def _since_revision(memory: ArtifactRef, since: int | ArtifactRef | None) -> int | None:
+    if since is None:
+        return None
+    if isinstance(since, ArtifactRef):
+        if since.artifact_id != memory.artifact_id:
+            raise InvalidArgumentError(
+                "since_ref.artifact_id",
+                f"names memory {since.artifact_id}, not {memory.artifact_id}",
+                reason="CROSS_MEMORY_SINCE",
+            )
+        since = since.revision
+    if since < 0:
+        raise InvalidArgumentError("since_revision", "must be >= 0 (0 = whole history)")
+    return since

@@ -1,0 +1,133 @@
+"""Changes (compact history) and Expand (verified citations), including tampered rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from powercontext_memory.domain.errors import DataLossError, InvalidArgumentError, NotFoundError
+from powercontext_memory.domain.models import ArtifactRef, ChangeOp, Citation, EntryState
+from powercontext_memory.memory import MemoryService
+
+from .conftest import Harness
+from .helpers import WorkedExample, ref
+
+
+async def _revisions(service: MemoryService, memory: ArtifactRef, since: object) -> list[int]:
+    _, items = await service.changes(memory, since)  # type: ignore[arg-type]
+    return [i.ref.revision for i in items]
+
+
+async def test_changes_semantics(service: MemoryService) -> None:
+    ex = await WorkedExample().run(service)
+    mid = ArtifactRef(ref(ex.r3).artifact_id, 2)
+    head = ref(ex.r3)
+    assert await _revisions(service, head, None) == [3]
+    assert await _revisions(service, head, 0) == [1, 2, 3]
+    assert await _revisions(service, head, 1) == [2, 3]
+    assert await _revisions(service, head, 3) == []
+    assert await _revisions(service, mid, 0) == [1, 2]
+    assert await _revisions(service, head, ArtifactRef(head.artifact_id, 1)) == [2, 3]
+    _, items = await service.changes(head, 0)
+    ops = [[c.op for c in i.changes] for i in items]
+    assert ops == [[ChangeOp.ADD] * 3, [ChangeOp.REVISE], [ChangeOp.DEACTIVATE]]
+    assert items[2].changes[0].entry_id == ex.site.entry_id
+    assert items[2].changes[0].reason == "user_requested"
+    assert items[1].content_hash == ex.r2.content_hash
+
+
+async def test_changes_errors(service: MemoryService) -> None:
+    ex = await WorkedExample().run(service)
+    head = ref(ex.r3)
+    with pytest.raises(InvalidArgumentError) as err:
+        await service.changes(head, -1)
+    assert err.value.field == "since_revision"
+    with pytest.raises(InvalidArgumentError) as err:
+        await service.changes(ArtifactRef(head.artifact_id, 2), 3)
+    assert err.value.reason == "SINCE_BEYOND_TARGET"
+    with pytest.raises(NotFoundError) as nf:
+        await service.changes(ArtifactRef(head.artifact_id, 9), 0)
+    assert nf.value.reason == "REVISION_NOT_FOUND"
+    with pytest.raises(NotFoundError) as nf:
+        await service.changes(ArtifactRef("mem_art_" + "0" * 32, 1), 0)
+    assert nf.value.reason == "MEMORY_NOT_FOUND"
+    with pytest.raises(InvalidArgumentError) as err:
+        await service.changes(head, ArtifactRef("mem_art_" + "0" * 32, 1))
+    assert err.value.reason == "CROSS_MEMORY_SINCE"
+    with pytest.raises(InvalidArgumentError):
+        await service.changes(ArtifactRef(head.artifact_id, 0), 0)  # 0 = head only with follow
+
+
+async def test_changes_reads_no_entry_text(harness: Harness) -> None:
+    service = harness.service
+    assert service is not None
+    ex = await WorkedExample().run(service)
+    harness.tamper.execute("UPDATE memory_entry_versions SET text = 'tampered'")
+    _, items = await service.changes(ref(ex.r3), 0)
+    assert len(items) == 3  # entry rows are never read, so their corruption does not matter
+
+
+async def test_expand_verifies_the_revision_two_citation(service: MemoryService) -> None:
+    ex = await WorkedExample().run(service)
+    citation = Citation(ref(ex.r2), ex.validation_v2.entry_id, ex.validation_v2.entry_version_id)
+    [view] = await service.expand([citation])
+    assert view.version.version == 2 and "make docs-test" in view.version.content.text
+    assert view.state is EntryState.ACTIVE
+    assert view.version.previous_version_id == ex.validation.entry_version_id
+    assert len(view.version.content.source_refs) == 3
+    # The same citation still verifies after the memory moved on.
+    [later] = await service.expand([citation])
+    assert later.version == view.version
+    # An inactive entry is citable in the revision where it is inactive, with its state.
+    [site] = await service.expand([Citation(ref(ex.r3), ex.site.entry_id, ex.site.entry_version_id)])
+    assert site.state is EntryState.INACTIVE
+
+
+async def test_expand_mismatches_are_typed_errors(service: MemoryService) -> None:
+    ex = await WorkedExample().run(service)
+    v2 = ex.validation_v2
+    # Revision 1 never held version 2; revision 2 no longer holds version 1.
+    bad = [
+        Citation(ArtifactRef(ref(ex.r2).artifact_id, 1), v2.entry_id, v2.entry_version_id),
+        Citation(ref(ex.r2), v2.entry_id, ex.validation.entry_version_id),
+        Citation(ref(ex.r2), ex.build.entry_id, v2.entry_version_id),
+    ]
+    for citation in bad:
+        with pytest.raises(NotFoundError) as err:
+            await service.expand([citation])
+        assert err.value.reason == "CITATION_MISMATCH"
+    with pytest.raises(NotFoundError) as err:
+        await service.expand([Citation(ArtifactRef(ref(ex.r2).artifact_id, 7), v2.entry_id,
+                                       v2.entry_version_id)])
+    assert err.value.reason == "REVISION_NOT_FOUND"
+    with pytest.raises(InvalidArgumentError):
+        await service.expand([])
+
+
+async def test_tampered_entry_row_is_caught_by_expand(harness: Harness) -> None:
+    service = harness.service
+    assert service is not None
+    ex = await WorkedExample().run(service)
+    v2 = ex.validation_v2
+    harness.tamper.execute(
+        "UPDATE memory_entry_versions SET text = ? WHERE entry_version_id = ?",
+        ("验证约定：什么都不用跑。", v2.entry_version_id),
+    )
+    with pytest.raises(DataLossError):
+        await service.expand([Citation(ref(ex.r2), v2.entry_id, v2.entry_version_id)])
+
+
+async def test_tampered_revision_content_is_caught(harness: Harness) -> None:
+    service = harness.service
+    assert service is not None
+    ex = await WorkedExample().run(service)
+    # A fresh service so that no verified revision is cached in memory.
+    await service.close()
+    service = await harness.open()
+    harness.tamper.execute(
+        "UPDATE artifact_revisions SET content = replace(content, 'inactive', 'active') "
+        "WHERE revision = 3"
+    )
+    with pytest.raises(DataLossError):
+        await service.get_memory(ref(ex.r3))
+    with pytest.raises(DataLossError):
+        await service.changes(ref(ex.r3), None)
