@@ -7,7 +7,6 @@ import unicodedata
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from powercontext_memory.domain.analyzer import (
     ANALYZER_VERSION,
     analyze,
@@ -16,7 +15,8 @@ from powercontext_memory.domain.analyzer import (
 )
 
 CONVENTIONS_DOC = (
-    "验证约定：常规代码变更运行 make test；仅文档变更优先运行 make docs-test；评审前运行 make check。"
+    "验证约定：常规代码变更运行 make test；"
+    "仅文档变更优先运行 make docs-test；评审前运行 make check。"
 )
 TOOLING_DOC = "powercontext 使用 uv 管理依赖并使用 Hatchling 构建。"
 CONVENTIONS_QUERY = "修改文档前需要知道哪些构建和验证约定？"
@@ -95,7 +95,10 @@ def test_non_bmp_han() -> None:
     assert analyze("中\U00020000") == ["u_4e2d", "u_20000", "b_4e2d_20000"]
 
 
-@pytest.mark.parametrize("text", ["", "   ", "，。？；：", "!@#$%^&*()_+-=[]{}|;':\",./<>?`~", "\t\n"])
+_NO_TOKEN_TEXTS = ["", "   ", "\t\n", "，。？；：", "!@#$%^&*()_+-=[]{}|;':\",./<>?`~"]
+
+
+@pytest.mark.parametrize("text", _NO_TOKEN_TEXTS)
 def test_no_tokens(text: str) -> None:
     assert analyze(text) == []
     assert searchable_text(text) == ""
@@ -143,4 +146,3 @@ def test_analysis_is_idempotent_on_words(text: str) -> None:
     for token in analyze(text):
         if not token.startswith(("u_", "b_")):
             assert analyze(token) == [token]
-

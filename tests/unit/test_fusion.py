@@ -7,7 +7,6 @@ import random
 
 import numpy as np
 import pytest
-
 from powercontext_memory.domain.fusion import (
     RRF_K,
     UNIT_NORM_TOLERANCE,
@@ -135,9 +134,19 @@ def _with(vector: np.ndarray, index: int, value: float) -> np.ndarray:
         (np.array([1j, 0, 0, 0]), "real numbers"),
     ],
     ids=[
-        "nan", "inf", "-inf", "float32-overflow", "wrong-dim", "empty", "zero",
-        "norm-2", "just-outside-tolerance", "2-d", "bool", "complex",
-    ],  # fmt: skip
+        "nan",
+        "inf",
+        "-inf",
+        "float32-overflow",
+        "wrong-dim",
+        "empty",
+        "zero",
+        "norm-2",
+        "just-outside-tolerance",
+        "2-d",
+        "bool",
+        "complex",
+    ],
 )
 def test_check_embedding_refusals(vector: np.ndarray, message: str) -> None:
     with pytest.raises(ValueError, match=message):

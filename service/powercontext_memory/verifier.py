@@ -1,0 +1,204 @@
+"""Offline verifier: re-checks every stored fact against its hash and against the history.
+
+For each memory: every revision's hash and canonical bytes, manifest order, that each revision's
+manifest is exactly the previous one with its own changes applied, every entry version's hash
+and predecessor chain, every manifest reference, and that the head projection and full-text
+index equal what the head revision implies (i.e. a rebuild would produce the same state).
+Every source's record hash too. Problems name the table and row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .backends import codec
+from .backends.database import DatabaseMemoryBackend, ReadSession, RevisionCache, expected_projection
+from .backends.spi import ReadTransaction
+from .domain.errors import DataLossError
+from .domain.models import ChangeOp, EntryState, EntryVersion, ManifestEntry, Revision
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    row: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.row}: {self.detail}"
+
+
+@dataclass
+class Report:
+    memories: int = 0
+    revisions: int = 0
+    entry_versions: int = 0
+    sources: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+async def verify(backend: DatabaseMemoryBackend) -> Report:
+    report = Report()
+    async with backend.adapter.read() as tx:
+        # No cache: every revision is parsed and checked from its stored bytes.
+        session = ReadSession(tx, RevisionCache(capacity=1))
+        for artifact_id in await tx.artifact_ids():
+            report.memories += 1
+            await _verify_memory(session, tx, artifact_id, report)
+        for source_id in await tx.all_source_ids():
+            report.sources += 1
+            try:
+                codec.source_from_row((await tx.source_rows([source_id]))[0])
+            except DataLossError as exc:
+                report.problems.append(Problem(f"sources[{source_id}]", exc.message))
+    return report
+
+
+async def _verify_memory(
+    session: ReadSession, tx: ReadTransaction, artifact_id: str, report: Report
+) -> None:
+    versions = await _verify_versions(tx, artifact_id, report)
+    head = (await tx.head_revisions([artifact_id]))[artifact_id]
+    previous: Revision | None = None
+    latest: Revision | None = None
+    for number in range(1, head + 1):
+        where = f"artifact_revisions[{artifact_id}@{number}]"
+        row = await tx.revision_row(artifact_id, number)
+        if row is None:
+            report.problems.append(Problem(where, "missing (revisions must be gapless)"))
+            previous = None
+            continue
+        report.revisions += 1
+        try:
+            revision = codec.revision_from_row(row)
+        except DataLossError as exc:
+            report.problems.append(Problem(where, exc.message))
+            previous = None
+            continue
+        for detail in _manifest_problems(revision, previous, versions):
+            report.problems.append(Problem(where, detail))
+        previous = latest = revision
+    if latest is not None and latest.ref.revision == head:
+        await _verify_projection(session, tx, latest, report)
+
+
+async def _verify_versions(
+    tx: ReadTransaction, artifact_id: str, report: Report
+) -> dict[str, EntryVersion]:
+    versions: dict[str, EntryVersion] = {}
+    for row in await tx.all_entry_version_rows(artifact_id):
+        report.entry_versions += 1
+        try:
+            versions[row.entry_version_id] = codec.version_from_row(row)
+        except DataLossError as exc:
+            report.problems.append(Problem(f"memory_entry_versions[{row.entry_version_id}]",
+                                           exc.message))
+    for version in versions.values():
+        where = f"memory_entry_versions[{version.entry_version_id}]"
+        if version.previous_version_id is None:
+            if version.version != 1:
+                report.problems.append(Problem(where, "version > 1 without a predecessor"))
+            continue
+        prev = versions.get(version.previous_version_id)
+        if prev is None or prev.entry_id != version.entry_id or prev.version + 1 != version.version:
+            report.problems.append(Problem(where, "predecessor is not the directly preceding "
+                                                  "version of the same entry"))
+    return versions
+
+
+def _manifest_problems(
+    revision: Revision, previous: Revision | None, versions: dict[str, EntryVersion]
+) -> list[str]:
+    problems = []
+    entries = revision.content.entries
+    ids = [e.entry_id for e in entries]
+    if ids != sorted(set(ids)):
+        problems.append("manifest entries are not sorted by entry_id without duplicates")
+    change_ids = [c.entry_id for c in revision.content.changes]
+    if change_ids != sorted(set(change_ids)):
+        problems.append("changes are not sorted by entry_id, one per entry")
+    if not revision.content.changes:
+        problems.append("revision has no changes (empty revisions are never written)")
+    for entry in entries:
+        version = versions.get(entry.entry_version_id)
+        if version is None:
+            problems.append(f"entry {entry.entry_id} names missing version {entry.entry_version_id}")
+        elif version.entry_id != entry.entry_id or version.entry_content_hash != entry.entry_content_hash:
+            problems.append(f"entry {entry.entry_id} does not match version {entry.entry_version_id}")
+    if previous is not None or revision.ref.revision == 1:
+        problems.extend(_transition_problems(revision, previous, versions))
+    return problems
+
+
+def _transition_problems(
+    revision: Revision, previous: Revision | None, versions: dict[str, EntryVersion]
+) -> list[str]:
+    """This manifest must be the previous one with exactly this revision's changes applied."""
+    expected: dict[str, ManifestEntry] = dict(previous.content.by_entry_id) if previous else {}
+    problems = []
+    for change in revision.content.changes:
+        before = expected.get(change.entry_id)
+        after = revision.content.by_entry_id.get(change.entry_id)
+        ok = after is not None and _change_consistent(change.op, change.from_entry_version_id,
+                                                      change.to_entry_version_id, before, after)
+        if not ok:
+            problems.append(f"change {change.op.value} of {change.entry_id} does not match manifests")
+            continue
+        assert after is not None
+        expected[change.entry_id] = after
+        if change.op in (ChangeOp.ADD, ChangeOp.REVISE):
+            version = versions.get(after.entry_version_id)
+            if version is not None and version.created_in_revision != revision.ref.revision:
+                problems.append(f"version {after.entry_version_id} was not created in this revision")
+    if expected != revision.content.by_entry_id:
+        problems.append("manifest differs from the previous manifest plus this revision's changes")
+    return problems
+
+
+def _change_consistent(
+    op: ChangeOp, from_id: str | None, to_id: str | None,
+    before: ManifestEntry | None, after: ManifestEntry,
+) -> bool:
+    active, inactive = EntryState.ACTIVE, EntryState.INACTIVE
+    if op is ChangeOp.ADD:
+        return before is None and from_id is None and after.state is active and \
+            after.entry_version_id == to_id
+    if before is None:
+        return False
+    if op is ChangeOp.REVISE:
+        return before.state is active and before.entry_version_id == from_id and \
+            after.state is active and after.entry_version_id == to_id
+    if op is ChangeOp.DEACTIVATE:
+        return before.state is active and after.state is inactive and to_id is None and \
+            before.entry_version_id == from_id == after.entry_version_id
+    return before.state is inactive and after.state is active and from_id is None and \
+        before.entry_version_id == to_id == after.entry_version_id
+
+
+async def _verify_projection(
+    session: ReadSession, tx: ReadTransaction, head: Revision, report: Report
+) -> None:
+    artifact_id = head.ref.artifact_id
+    try:
+        expected = {r.entry_id: r for r in await expected_projection(session, head)}
+    except DataLossError as exc:
+        report.problems.append(Problem(f"memory_entry_heads[{artifact_id}]",
+                                       f"cannot be rebuilt: {exc.message}"))
+        return
+    actual = {r.entry_id: r for r in await tx.head_projection_rows(artifact_id)}
+    for entry_id in sorted(expected.keys() | actual.keys()):
+        where = f"memory_entry_heads[{artifact_id}/{entry_id}]"
+        if entry_id not in actual:
+            report.problems.append(Problem(where, "missing for an active head entry"))
+        elif entry_id not in expected:
+            report.problems.append(Problem(where, "present but the entry is not active at head"))
+        elif actual[entry_id] != expected[entry_id]:
+            report.problems.append(Problem(where, "differs from the head manifest and entry text"))
+    for entry_id, text in await tx.fts_rows(artifact_id):
+        if entry_id in expected and text != expected[entry_id].searchable_text:
+            report.problems.append(Problem(f"memory_entry_search_fts[{artifact_id}/{entry_id}]",
+                                           "indexed text differs from the analyzer's output"))
+
