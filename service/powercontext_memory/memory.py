@@ -8,6 +8,7 @@ verified reads belong to the backend (backends/database.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -122,8 +123,9 @@ class Capabilities:
     embedding_profile: None = field(default=None)
 
 
-def _write_result(base: Revision | None, revision: Revision | None,
-                  results: tuple[EntryResult, ...] = ()) -> WriteResult:
+def _write_result(
+    base: Revision | None, revision: Revision | None, results: tuple[EntryResult, ...] = ()
+) -> WriteResult:
     if revision is not None:
         return WriteResult(
             revision.ref, True, revision.content.content_hash, revision.content.changes, results
@@ -178,7 +180,13 @@ class MemoryService:
         meta = validation.validate_metadata("metadata", metadata)
         content_hash = source_record_hash(kind, uri, media_type, content, meta)
         source = Source(
-            "src_" + content_hash[:32], kind, uri, media_type, content, meta, content_hash,
+            "src_" + content_hash[:32],
+            kind,
+            uri,
+            media_type,
+            content,
+            meta,
+            content_hash,
             time.time_ns() // 1_000_000,
         )
         return await self.backend.put_source(source)
@@ -215,7 +223,9 @@ class MemoryService:
             base = await session.current(memory) if memory is not None else None
             predecessors = await _revise_targets(session, base, specs)
         plan = lifecycle.plan_remember(
-            artifact_id=base.ref.artifact_id if base else self._new_id(lifecycle.ARTIFACT_ID_PREFIX),
+            artifact_id=base.ref.artifact_id
+            if base
+            else self._new_id(lifecycle.ARTIFACT_ID_PREFIX),
             base=base,
             lineage=lineage,
             inputs=specs,
@@ -258,8 +268,11 @@ class MemoryService:
             versions: dict[str, EntryVersion] = {}
             if not steps or OrganizeStep.NORMALIZE in steps:
                 versions = await session.versions(
-                    [e.entry_version_id for e in base.content.entries
-                     if e.state is EntryState.ACTIVE]
+                    [
+                        e.entry_version_id
+                        for e in base.content.entries
+                        if e.state is EntryState.ACTIVE
+                    ]
                 )
         plan = lifecycle.plan_organize(base, steps, Lineage("organize"), versions, self._new_id)
         return _write_result(base, await self._commit(plan) if plan else None)
@@ -320,10 +333,8 @@ class MemoryService:
                     metadata={"artifactId": artifact_id, "resumeSinceRevision": str(last)},
                 )
             timeout = max(0.0, self.progress_interval - (time.monotonic() - idle_since))
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout)
-            except TimeoutError:
-                pass
             event = self.notifier.event(artifact_id)
             async with self.backend.read() as session:
                 head = await session.head(artifact_id)
@@ -344,9 +355,7 @@ class MemoryService:
         if not query:
             raise InvalidArgumentError("query", "is required", reason="EMPTY_QUERY")
         if len(query) > validation.MAX_QUERY_CHARS:
-            raise InvalidArgumentError(
-                "query", f"exceeds {validation.MAX_QUERY_CHARS} characters"
-            )
+            raise InvalidArgumentError("query", f"exceeds {validation.MAX_QUERY_CHARS} characters")
         limit = limit or DEFAULT_SEARCH_LIMIT
         if not 1 <= limit <= MAX_SEARCH_LIMIT:
             raise InvalidArgumentError("limit", f"must be between 1 and {MAX_SEARCH_LIMIT}")
@@ -360,7 +369,7 @@ class MemoryService:
         run_mode, fallback = self._resolve_search_mode(mode)
         async with self.backend.read() as session:
             heads = await session.heads([r.artifact_id for r in refs])
-            for i, ref in enumerate(refs):
+            for i, ref in enumerate(memories):
                 _require_head(f"memories[{i}]", ref, heads.get(ref.artifact_id))
             hits = await self.backend.search_fts(session, refs, query, limit)
         return SearchResult(hits, run_mode, fallback)
@@ -443,7 +452,8 @@ def _resolve_remember_mode(
         )
     if not entries:
         raise InvalidArgumentError(
-            "entries", "nothing to remember: give entries, or evidence to extract from",
+            "entries",
+            "nothing to remember: give entries, or evidence to extract from",
             reason="NOTHING_TO_REMEMBER",
         )
 

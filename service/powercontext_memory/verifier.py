@@ -12,7 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .backends import codec
-from .backends.database import DatabaseMemoryBackend, ReadSession, RevisionCache, expected_projection
+from .backends.database import (
+    DatabaseMemoryBackend,
+    ReadSession,
+    RevisionCache,
+    expected_projection,
+)
 from .backends.spi import ReadTransaction
 from .domain.errors import DataLossError
 from .domain.models import ChangeOp, EntryState, EntryVersion, ManifestEntry, Revision
@@ -94,8 +99,9 @@ async def _verify_versions(
         try:
             versions[row.entry_version_id] = codec.version_from_row(row)
         except DataLossError as exc:
-            report.problems.append(Problem(f"memory_entry_versions[{row.entry_version_id}]",
-                                           exc.message))
+            report.problems.append(
+                Problem(f"memory_entry_versions[{row.entry_version_id}]", exc.message)
+            )
     for version in versions.values():
         where = f"memory_entry_versions[{version.entry_version_id}]"
         if version.previous_version_id is None:
@@ -104,8 +110,11 @@ async def _verify_versions(
             continue
         prev = versions.get(version.previous_version_id)
         if prev is None or prev.entry_id != version.entry_id or prev.version + 1 != version.version:
-            report.problems.append(Problem(where, "predecessor is not the directly preceding "
-                                                  "version of the same entry"))
+            report.problems.append(
+                Problem(
+                    where, "predecessor is not the directly preceding version of the same entry"
+                )
+            )
     return versions
 
 
@@ -125,9 +134,16 @@ def _manifest_problems(
     for entry in entries:
         version = versions.get(entry.entry_version_id)
         if version is None:
-            problems.append(f"entry {entry.entry_id} names missing version {entry.entry_version_id}")
-        elif version.entry_id != entry.entry_id or version.entry_content_hash != entry.entry_content_hash:
-            problems.append(f"entry {entry.entry_id} does not match version {entry.entry_version_id}")
+            problems.append(
+                f"entry {entry.entry_id} names missing version {entry.entry_version_id}"
+            )
+        elif (
+            version.entry_id != entry.entry_id
+            or version.entry_content_hash != entry.entry_content_hash
+        ):
+            problems.append(
+                f"entry {entry.entry_id} does not match version {entry.entry_version_id}"
+            )
     if previous is not None or revision.ref.revision == 1:
         problems.extend(_transition_problems(revision, previous, versions))
     return problems
@@ -142,40 +158,64 @@ def _transition_problems(
     for change in revision.content.changes:
         before = expected.get(change.entry_id)
         after = revision.content.by_entry_id.get(change.entry_id)
-        ok = after is not None and _change_consistent(change.op, change.from_entry_version_id,
-                                                      change.to_entry_version_id, before, after)
+        ok = after is not None and _change_consistent(
+            change.op, change.from_entry_version_id, change.to_entry_version_id, before, after
+        )
         if not ok:
-            problems.append(f"change {change.op.value} of {change.entry_id} does not match manifests")
+            problems.append(
+                f"change {change.op.value} of {change.entry_id} does not match manifests"
+            )
             continue
         assert after is not None
         expected[change.entry_id] = after
         if change.op in (ChangeOp.ADD, ChangeOp.REVISE):
             version = versions.get(after.entry_version_id)
             if version is not None and version.created_in_revision != revision.ref.revision:
-                problems.append(f"version {after.entry_version_id} was not created in this revision")
+                problems.append(
+                    f"version {after.entry_version_id} was not created in this revision"
+                )
     if expected != revision.content.by_entry_id:
         problems.append("manifest differs from the previous manifest plus this revision's changes")
     return problems
 
 
 def _change_consistent(
-    op: ChangeOp, from_id: str | None, to_id: str | None,
-    before: ManifestEntry | None, after: ManifestEntry,
+    op: ChangeOp,
+    from_id: str | None,
+    to_id: str | None,
+    before: ManifestEntry | None,
+    after: ManifestEntry,
 ) -> bool:
     active, inactive = EntryState.ACTIVE, EntryState.INACTIVE
     if op is ChangeOp.ADD:
-        return before is None and from_id is None and after.state is active and \
-            after.entry_version_id == to_id
+        return (
+            before is None
+            and from_id is None
+            and after.state is active
+            and after.entry_version_id == to_id
+        )
     if before is None:
         return False
     if op is ChangeOp.REVISE:
-        return before.state is active and before.entry_version_id == from_id and \
-            after.state is active and after.entry_version_id == to_id
+        return (
+            before.state is active
+            and before.entry_version_id == from_id
+            and after.state is active
+            and after.entry_version_id == to_id
+        )
     if op is ChangeOp.DEACTIVATE:
-        return before.state is active and after.state is inactive and to_id is None and \
-            before.entry_version_id == from_id == after.entry_version_id
-    return before.state is inactive and after.state is active and from_id is None and \
-        before.entry_version_id == to_id == after.entry_version_id
+        return (
+            before.state is active
+            and after.state is inactive
+            and to_id is None
+            and before.entry_version_id == from_id == after.entry_version_id
+        )
+    return (
+        before.state is inactive
+        and after.state is active
+        and from_id is None
+        and before.entry_version_id == to_id == after.entry_version_id
+    )
 
 
 async def _verify_projection(
@@ -185,8 +225,9 @@ async def _verify_projection(
     try:
         expected = {r.entry_id: r for r in await expected_projection(session, head)}
     except DataLossError as exc:
-        report.problems.append(Problem(f"memory_entry_heads[{artifact_id}]",
-                                       f"cannot be rebuilt: {exc.message}"))
+        report.problems.append(
+            Problem(f"memory_entry_heads[{artifact_id}]", f"cannot be rebuilt: {exc.message}")
+        )
         return
     actual = {r.entry_id: r for r in await tx.head_projection_rows(artifact_id)}
     for entry_id in sorted(expected.keys() | actual.keys()):
@@ -199,6 +240,9 @@ async def _verify_projection(
             report.problems.append(Problem(where, "differs from the head manifest and entry text"))
     for entry_id, text in await tx.fts_rows(artifact_id):
         if entry_id in expected and text != expected[entry_id].searchable_text:
-            report.problems.append(Problem(f"memory_entry_search_fts[{artifact_id}/{entry_id}]",
-                                           "indexed text differs from the analyzer's output"))
-
+            report.problems.append(
+                Problem(
+                    f"memory_entry_search_fts[{artifact_id}/{entry_id}]",
+                    "indexed text differs from the analyzer's output",
+                )
+            )

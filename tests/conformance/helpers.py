@@ -14,13 +14,19 @@ async def put_source(service: MemoryService, name: str, text: str | None = None)
     return source.ref
 
 
-def add(text: str, kind: str = "fact", sources: tuple[SourceRef, ...] = (),
-        reason: str | None = None) -> EntryInput:
+def add(
+    text: str, kind: str = "fact", sources: tuple[SourceRef, ...] = (), reason: str | None = None
+) -> EntryInput:
     return EntryInput(None, kind, text, sources, (), reason)
 
 
-def revise(ref: EntryRef, text: str, kind: str = "fact", sources: tuple[SourceRef, ...] = (),
-           reason: str | None = None) -> EntryInput:
+def revise(
+    ref: EntryRef,
+    text: str,
+    kind: str = "fact",
+    sources: tuple[SourceRef, ...] = (),
+    reason: str | None = None,
+) -> EntryInput:
     return EntryInput(ref, kind, text, sources, (), reason)
 
 
@@ -58,15 +64,24 @@ class WorkedExample:
         agents = await put_source(service, "AGENTS.md", "uv, hatchling, make test, make check")
         pyproject = await put_source(service, "pyproject.toml", "[build-system] hatchling")
         makefile = await put_source(service, "Makefile", "test:\ncheck:\ndocs-test:")
-        note = await put_source(service, "user_note", "改文档时不用跑完整 make test，优先跑 make docs-test。")
+        note = await put_source(
+            service, "user_note", "改文档时不用跑完整 make test，优先跑 make docs-test。"
+        )
         self.r1 = await service.remember(
             None,
             [outcome, agents, pyproject, makefile],
             [],
             [
-                add("powercontext 使用 uv 管理依赖并使用 Hatchling 构建。", "fact", (agents, pyproject)),
-                add("验证约定：常规代码变更运行 make test；评审前运行 make check。", "preference",
-                    (agents, makefile)),
+                add(
+                    "powercontext 使用 uv 管理依赖并使用 Hatchling 构建。",
+                    "fact",
+                    (agents, pyproject),
+                ),
+                add(
+                    "验证约定：常规代码变更运行 make test；评审前运行 make check。",
+                    "preference",
+                    (agents, makefile),
+                ),
                 add("site/ 是生成输出，不作为源材料修改。", "constraint", (agents,)),
             ],
         )
@@ -75,15 +90,24 @@ class WorkedExample:
             ref(self.r1),
             [note],
             [],
-            [revise(self.validation,
+            [
+                revise(
+                    self.validation,
                     "验证约定：常规代码变更运行 make test；仅文档变更优先运行 make docs-test；"
-                    "评审前运行 make check。", "preference", (note,), reason="user_correction")],
+                    "评审前运行 make check。",
+                    "preference",
+                    (note,),
+                    reason="user_correction",
+                )
+            ],
         )
         self.validation_v2 = entry_ref(self.r2, 0)
         self.r3 = await service.forget(ref(self.r2), [self.site], "user_requested")
         return self
 
 
-async def expand_version(service: MemoryService, memory: ArtifactRef, entry: EntryRef) -> EntryVersion:
+async def expand_version(
+    service: MemoryService, memory: ArtifactRef, entry: EntryRef
+) -> EntryVersion:
     [expanded] = await service.expand([Citation(memory, entry.entry_id, entry.entry_version_id)])
     return expanded.version

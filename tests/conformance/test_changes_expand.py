@@ -78,7 +78,9 @@ async def test_expand_verifies_the_revision_two_citation(service: MemoryService)
     [later] = await service.expand([citation])
     assert later.version == view.version
     # An inactive entry is citable in the revision where it is inactive, with its state.
-    [site] = await service.expand([Citation(ref(ex.r3), ex.site.entry_id, ex.site.entry_version_id)])
+    [site] = await service.expand(
+        [Citation(ref(ex.r3), ex.site.entry_id, ex.site.entry_version_id)]
+    )
     assert site.state is EntryState.INACTIVE
 
 
@@ -96,8 +98,9 @@ async def test_expand_mismatches_are_typed_errors(service: MemoryService) -> Non
             await service.expand([citation])
         assert err.value.reason == "CITATION_MISMATCH"
     with pytest.raises(NotFoundError) as err:
-        await service.expand([Citation(ArtifactRef(ref(ex.r2).artifact_id, 7), v2.entry_id,
-                                       v2.entry_version_id)])
+        await service.expand(
+            [Citation(ArtifactRef(ref(ex.r2).artifact_id, 7), v2.entry_id, v2.entry_version_id)]
+        )
     assert err.value.reason == "REVISION_NOT_FOUND"
     with pytest.raises(InvalidArgumentError):
         await service.expand([])

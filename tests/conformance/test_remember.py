@@ -18,7 +18,8 @@ from powercontext_memory.domain.lifecycle import EntryOutcome, EntryRef
 from powercontext_memory.domain.models import ArtifactRef, ChangeOp, EntryState, SourceRef
 from powercontext_memory.memory import EntryInput, MemoryService, RememberMode
 
-from .helpers import add, create, entry_ref, expand_version as _expand, put_source, ref, revise
+from .helpers import add, create, entry_ref, put_source, ref, revise
+from .helpers import expand_version as _expand
 
 
 async def test_create_writes_revision_one_with_sorted_manifest(service: MemoryService) -> None:
@@ -28,8 +29,10 @@ async def test_create_writes_revision_one_with_sorted_manifest(service: MemorySe
     ids = [e.entry_id for e in view.revision.content.entries]
     assert ids == sorted(ids) and len(ids) == 3
     assert [c.entry_id for c in view.revision.content.changes] == ids
-    assert all(c.op is ChangeOp.ADD and c.from_entry_version_id is None
-               for c in view.revision.content.changes)
+    assert all(
+        c.op is ChangeOp.ADD and c.from_entry_version_id is None
+        for c in view.revision.content.changes
+    )
     raw = canonical_json(view.revision.content.to_json())
     assert hashlib.sha256(raw).hexdigest() == view.revision.content.content_hash
     assert result.content_hash == view.revision.content.content_hash
@@ -125,8 +128,9 @@ async def test_unpersisted_or_mismatched_evidence_is_refused(service: MemoryServ
 
 async def test_artifact_evidence_must_exist(service: MemoryService) -> None:
     first = await create(service, "upstream decision")
-    result = await service.remember(None, [], [ref(first)],
-                                    [EntryInput(None, "decision", "cites it", (), (ref(first),))])
+    result = await service.remember(
+        None, [], [ref(first)], [EntryInput(None, "decision", "cites it", (), (ref(first),))]
+    )
     version = await _expand(service, ref(result), entry_ref(result, 0))
     assert version.content.artifact_refs == (ref(first),)
 
@@ -135,8 +139,9 @@ async def test_revise_unions_predecessor_and_candidate_evidence(service: MemoryS
     a = await put_source(service, "a.md")
     b = await put_source(service, "b.md")
     r1 = await service.remember(None, [a], [], [add("v1 text", sources=(a,))])
-    r2 = await service.remember(ref(r1), [b], [],
-                                [revise(entry_ref(r1, 0), "v2 text", sources=(b,), reason="fix")])
+    r2 = await service.remember(
+        ref(r1), [b], [], [revise(entry_ref(r1, 0), "v2 text", sources=(b,), reason="fix")]
+    )
     assert r2.results[0].outcome is EntryOutcome.REVISED
     v2 = await _expand(service, ref(r2), entry_ref(r2, 0))
     assert v2.version == 2 and v2.previous_version_id == r1.results[0].entry_version_id
@@ -144,7 +149,11 @@ async def test_revise_unions_predecessor_and_candidate_evidence(service: MemoryS
     assert set(v2.content.source_refs) == {a, b}
     change = r2.changes[0]
     assert (change.op, change.from_entry_version_id, change.to_entry_version_id, change.reason) == (
-        ChangeOp.REVISE, r1.results[0].entry_version_id, v2.entry_version_id, "fix")
+        ChangeOp.REVISE,
+        r1.results[0].entry_version_id,
+        v2.entry_version_id,
+        "fix",
+    )
     # The candidate may re-cite predecessor evidence without it being operation evidence.
     r3 = await service.remember(ref(r2), [], [], [revise(entry_ref(r2, 0), "v3", sources=(a,))])
     assert r3.results[0].outcome is EntryOutcome.REVISED
@@ -162,7 +171,9 @@ async def test_revise_evidence_outside_predecessor_and_operation(service: Memory
 async def test_revise_with_same_content_is_a_noop(service: MemoryService) -> None:
     r1 = await create(service, "stable")
     src = (await service.get_memory(ref(r1))).revision.lineage.sources[0]
-    again = await service.remember(ref(r1), [], [], [revise(entry_ref(r1, 0), "stable", sources=(src,))])
+    again = await service.remember(
+        ref(r1), [], [], [revise(entry_ref(r1, 0), "stable", sources=(src,))]
+    )
     assert not again.changed and again.memory == ref(r1)
     assert again.results[0].outcome is EntryOutcome.UNCHANGED
 

@@ -61,7 +61,8 @@ async def test_search_several_memories_and_duplicates(service: MemoryService) ->
     b = await create(service, "postgres migrations use alembic")
     result = await service.search("postgres", [ref(a), ref(b), ref(a)], 8, SearchMode.FTS)
     assert sorted(h.memory_ref.artifact_id for h in result.hits) == sorted(
-        [ref(a).artifact_id, ref(b).artifact_id])
+        [ref(a).artifact_id, ref(b).artifact_id]
+    )
     scores = [h.score for h in result.hits]
     assert scores == sorted(scores, reverse=True)
 
@@ -94,7 +95,7 @@ async def test_search_input_errors(service: MemoryService) -> None:
 
 
 async def test_user_text_never_reaches_match_syntax(service: MemoryService) -> None:
-    r1 = await create(service, "quote \" and NEAR( and OR and * and col:umn are plain text")
+    r1 = await create(service, 'quote " and NEAR( and OR and * and col:umn are plain text')
     for query in ["NEAR(", "a OR", "col:umn", "x AND NOT y", "^start", "plain*"]:
         await service.search(query, [ref(r1)], 8, SearchMode.FTS)  # must not raise
     for query in ['"', "*", "(", "^"]:
@@ -148,8 +149,13 @@ async def test_failure_inside_commit_leaves_nothing(harness: Harness, step: str)
 
 
 def _counts(harness: Harness) -> tuple[int, ...]:
-    tables = ["artifact_revisions", "artifact_heads", "memory_entry_versions",
-              "memory_entry_heads", "memory_entry_search_fts"]
+    tables = [
+        "artifact_revisions",
+        "artifact_heads",
+        "memory_entry_versions",
+        "memory_entry_heads",
+        "memory_entry_search_fts",
+    ]
     return tuple(harness.tamper.scalar(f"SELECT count(*) FROM {t}") for t in tables)
 
 

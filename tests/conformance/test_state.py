@@ -26,7 +26,11 @@ async def test_forget_then_reactivate_restores_the_same_version(service: MemoryS
     assert r2.changed and ref(r2).revision == 2
     [change] = r2.changes
     assert (change.op, change.from_entry_version_id, change.to_entry_version_id, change.reason) == (
-        ChangeOp.DEACTIVATE, target.entry_version_id, None, "user_requested")
+        ChangeOp.DEACTIVATE,
+        target.entry_version_id,
+        None,
+        "user_requested",
+    )
     manifest = (await service.get_memory(ref(r2))).revision.content.by_entry_id
     assert manifest[target.entry_id].state is EntryState.INACTIVE
     assert manifest[target.entry_id].entry_version_id == target.entry_version_id
@@ -38,7 +42,10 @@ async def test_forget_then_reactivate_restores_the_same_version(service: MemoryS
     r3 = await service.reactivate(ref(r2), [target], "user_restored")
     [change] = r3.changes
     assert (change.op, change.from_entry_version_id, change.to_entry_version_id) == (
-        ChangeOp.REACTIVATE, None, target.entry_version_id)
+        ChangeOp.REACTIVATE,
+        None,
+        target.entry_version_id,
+    )
     assert await _search_ids(service, ref(r3), "lighthouse") == [target.entry_id]
     again = await service.reactivate(ref(r3), [target], None)
     assert not again.changed and again.memory == ref(r3)
@@ -85,7 +92,8 @@ async def test_organize_dedupe_keeps_smallest_entry_id(service: MemoryService) -
     r3 = await service.organize(ref(r2), [OrganizeStep.DEDUPE])
     keeper = min(r.entry_id for r in refs)
     assert sorted(c.entry_id for c in r3.changes) == sorted(
-        r.entry_id for r in refs if r.entry_id != keeper)
+        r.entry_id for r in refs if r.entry_id != keeper
+    )
     assert all(c.op is ChangeOp.DEACTIVATE and c.reason == "dedupe" for c in r3.changes)
     again = await service.organize(ref(r3), [])
     assert not again.changed and again.memory == ref(r3)

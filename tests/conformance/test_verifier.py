@@ -21,26 +21,51 @@ async def test_clean_database_verifies(service: MemoryService) -> None:
     await service.reactivate(ref(ex.r3), [ex.site], None)
     report = await verify(service.backend)
     assert report.ok, report.problems
-    assert (report.memories, report.revisions, report.entry_versions, report.sources) == (1, 4, 4, 5)
+    assert (report.memories, report.revisions, report.entry_versions, report.sources) == (
+        1,
+        4,
+        4,
+        5,
+    )
 
 
 TAMPERING = [
-    ("entry text", "UPDATE memory_entry_versions SET text = text || '!' WHERE version = 2",
-     "memory_entry_versions["),
-    ("entry hash and text together",
-     "UPDATE memory_entry_versions SET kind = 'fact', entry_content_hash = '{hash}' "
-     "WHERE version = 2", "artifact_revisions["),
-    ("revision content", "UPDATE artifact_revisions SET content = replace(content, "
-     "'\"inactive\"', '\"active\"') WHERE revision = 3", "artifact_revisions["),
-    ("missing projection row", "DELETE FROM memory_entry_heads WHERE rowid = "
-     "(SELECT min(rowid) FROM memory_entry_heads)", "memory_entry_heads["),
-    ("projection of an inactive entry",
-     "INSERT INTO memory_entry_heads (memory_artifact_id, projected_in_revision, entry_id, "
-     "entry_version_id, entry_content_hash, searchable_text) SELECT memory_artifact_id, 3, "
-     "entry_id, entry_version_id, entry_content_hash, 'site' FROM memory_entry_versions "
-     "WHERE kind = 'constraint'", "memory_entry_heads["),
-    ("fts text", "UPDATE memory_entry_search_fts SET searchable_text = 'x' WHERE rowid = "
-     "(SELECT min(rowid) FROM memory_entry_search_fts)", "memory_entry_search_fts["),
+    (
+        "entry text",
+        "UPDATE memory_entry_versions SET text = text || '!' WHERE version = 2",
+        "memory_entry_versions[",
+    ),
+    (
+        "entry hash and text together",
+        "UPDATE memory_entry_versions SET kind = 'fact', entry_content_hash = '{hash}' "
+        "WHERE version = 2",
+        "artifact_revisions[",
+    ),
+    (
+        "revision content",
+        "UPDATE artifact_revisions SET content = replace(content, "
+        "'\"inactive\"', '\"active\"') WHERE revision = 3",
+        "artifact_revisions[",
+    ),
+    (
+        "missing projection row",
+        "DELETE FROM memory_entry_heads WHERE rowid = (SELECT min(rowid) FROM memory_entry_heads)",
+        "memory_entry_heads[",
+    ),
+    (
+        "projection of an inactive entry",
+        "INSERT INTO memory_entry_heads (memory_artifact_id, projected_in_revision, entry_id, "
+        "entry_version_id, entry_content_hash, searchable_text) SELECT memory_artifact_id, 3, "
+        "entry_id, entry_version_id, entry_content_hash, 'site' FROM memory_entry_versions "
+        "WHERE kind = 'constraint'",
+        "memory_entry_heads[",
+    ),
+    (
+        "fts text",
+        "UPDATE memory_entry_search_fts SET searchable_text = 'x' WHERE rowid = "
+        "(SELECT min(rowid) FROM memory_entry_search_fts)",
+        "memory_entry_search_fts[",
+    ),
     ("source bytes", "UPDATE sources SET content = X'00' WHERE rowid = 1", "sources["),
     ("head pointer", "UPDATE artifact_heads SET revision = 2", "memory_entry_heads["),
 ]
@@ -59,9 +84,12 @@ async def test_tampering_is_reported_precisely(
         from powercontext_memory.backends.spi import EntryVersionRow
         from powercontext_memory.domain.models import EntryContent
 
-        row = EntryVersionRow(*[harness.tamper.scalar(
-            f"SELECT {c} FROM memory_entry_versions WHERE version = 2")
-            for c in EntryVersionRow.__dataclass_fields__])
+        row = EntryVersionRow(
+            *[
+                harness.tamper.scalar(f"SELECT {c} FROM memory_entry_versions WHERE version = 2")
+                for c in EntryVersionRow.__dataclass_fields__
+            ]
+        )
         stored = version_from_row(row).content
         forged = EntryContent("fact", stored.text, stored.source_refs, stored.artifact_refs)
         sql = sql.format(hash=forged.content_hash())

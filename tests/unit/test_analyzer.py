@@ -7,6 +7,7 @@ import unicodedata
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from powercontext_memory.domain.analyzer import (
     ANALYZER_VERSION,
     analyze,

@@ -11,6 +11,7 @@ import pytest
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from powercontext_memory.domain.canonical import (
     EMBEDDING_CONTENT_PREFIX,
     ENTRY_CONTENT_PREFIX,

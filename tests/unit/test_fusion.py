@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+
 from powercontext_memory.domain.fusion import (
     RRF_K,
     UNIT_NORM_TOLERANCE,

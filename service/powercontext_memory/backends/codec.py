@@ -38,8 +38,9 @@ def _loss(what: str, detail: str) -> DataLossError:
 # -- revisions ---------------------------------------------------------------------------------
 
 
-def revision_to_row(artifact_id: str, revision: int, content: MemoryContent, lineage: Lineage,
-                    committed_at_ms: int) -> RevisionRow:
+def revision_to_row(
+    artifact_id: str, revision: int, content: MemoryContent, lineage: Lineage, committed_at_ms: int
+) -> RevisionRow:
     return RevisionRow(
         artifact_id=artifact_id,
         revision=revision,
@@ -72,13 +73,16 @@ def revision_from_row(row: RevisionRow) -> Revision:
         manifest = data["manifest"]
         entries = tuple(
             ManifestEntry(
-                e["entry_id"], e["entry_version_id"], e["entry_content_hash"], EntryState(e["state"])
+                e["entry_id"],
+                e["entry_version_id"],
+                e["entry_content_hash"],
+                EntryState(e["state"]),
             )
             for e in manifest["entries"]
         )
         changes = tuple(_change_from_json(c) for c in data["changes"])
         content = MemoryContent(entries, changes)
-        if canonical_json(content.to_json()) != raw:
+        if content.canonical_bytes != raw:
             raise _loss(what, "content is not the canonical encoding of a MemoryContent")
         lineage = Lineage.from_json(json.loads(row.lineage))
     except (KeyError, TypeError, ValueError) as exc:
@@ -197,6 +201,12 @@ def source_from_row(row: SourceRow) -> Source:
     if expected != row.content_hash or not row.source_id.endswith(row.content_hash[:32]):
         raise _loss(what, "record does not match content_hash")
     return Source(
-        row.source_id, row.kind, row.uri, row.media_type, bytes(row.content), metadata,
-        row.content_hash, row.created_at_ms,
+        row.source_id,
+        row.kind,
+        row.uri,
+        row.media_type,
+        bytes(row.content),
+        metadata,
+        row.content_hash,
+        row.created_at_ms,
     )

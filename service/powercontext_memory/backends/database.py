@@ -237,9 +237,7 @@ class DatabaseMemoryBackend:
         """Full text over the latest-head projection, admitted, fused, and re-checked."""
         terms = analyzer.query_terms(query)
         if not terms:
-            raise InvalidArgumentError(
-                "query", "has no searchable terms", reason="EMPTY_QUERY"
-            )
+            raise InvalidArgumentError("query", "has no searchable terms", reason="EMPTY_QUERY")
         ids = [h.artifact_id for h in heads]
         candidates = await session.tx.fts_candidates(ids, terms, fusion.candidate_pool_size(limit))
         by_key: dict[fusion.HitKey, HeadProjectionRow] = {}

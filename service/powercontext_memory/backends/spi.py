@@ -79,9 +79,7 @@ class ReadTransaction(Protocol):
 
     async def source_rows(self, source_ids: Sequence[str]) -> list[SourceRow]: ...
 
-    async def existing_revisions(
-        self, refs: Sequence[tuple[str, int]]
-    ) -> set[tuple[str, int]]:
+    async def existing_revisions(self, refs: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
         """Which (artifact_id, revision) pairs exist, in any family."""
         ...
 

@@ -9,6 +9,7 @@ because the standard library build here cannot load extensions (needed for sqlit
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +24,8 @@ from ..domain.analyzer import ANALYZER_VERSION
 from .spi import EntryVersionRow, HeadProjectionRow, RevisionRow, SourceRow
 
 SCHEMA_VERSION = "1"
+PAGE_SIZE = 32768
+CHECKPOINT_INTERVAL = 0.5  # seconds between WAL checkpoints while writes keep coming
 MIN_SQLITE = (3, 38, 0)
 _CHUNK = 500  # bound on host parameters per statement
 
@@ -59,7 +62,9 @@ class _BoundConnection:
 
         await self.run(lambda _db: None, _opening=_open)
 
-    async def run(self, fn: Callable[..., T], *args: Any, _opening: Callable[[], None] | None = None) -> T:
+    async def run(
+        self, fn: Callable[..., T], *args: Any, _opening: Callable[[], None] | None = None
+    ) -> T:
         loop = asyncio.get_running_loop()
 
         def call() -> T:
@@ -69,6 +74,12 @@ class _BoundConnection:
             return fn(self._db, *args)
 
         return await loop.run_in_executor(self._executor, call)
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Queue work without waiting: the thread runs calls in order, so later calls see it."""
+        assert self._db is not None
+        db = self._db
+        return asyncio.wrap_future(self._executor.submit(fn, db, *args))
 
     async def close(self) -> None:
         if self._db is not None:
@@ -95,6 +106,9 @@ class SQLiteStorage:
             _BoundConnection(self.location) for _ in range(readers)
         ]
         self._idle: asyncio.Queue[_BoundConnection] = asyncio.Queue()
+        self._checkpointer = _BoundConnection(self.location)
+        self._dirty = asyncio.Event()
+        self._checkpoint_task: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str], readers: int = 4) -> SQLiteStorage:
@@ -105,37 +119,67 @@ class SQLiteStorage:
         for reader in storage._readers:
             await reader.open(_configure)
             storage._idle.put_nowait(reader)
+        await storage._checkpointer.open(_configure)
+        storage._checkpoint_task = asyncio.create_task(storage._checkpoint_loop())
         return storage
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[_SQLiteTransaction]:
+        """A snapshot: BEGIN rides along with the first query; ROLLBACK is queued, not awaited."""
         conn = await self._idle.get()
+        tx = _SQLiteTransaction(conn, "BEGIN")
         try:
-            await conn.run(lambda db: db.execute("BEGIN"))
-            tx = _SQLiteTransaction(conn)
-            try:
-                yield tx
-            finally:
-                await conn.run(lambda db: db.execute("ROLLBACK"))
+            yield tx
         finally:
+            if tx.begun:
+                conn.submit(_end_read)
             self._idle.put_nowait(conn)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[_SQLiteTransaction]:
         """BEGIN IMMEDIATE; COMMIT on clean exit, ROLLBACK on any exception."""
         conn = self._writer
-        await conn.run(lambda db: db.execute("BEGIN IMMEDIATE"))
+        tx = _SQLiteTransaction(conn, "BEGIN IMMEDIATE")
         try:
-            yield _SQLiteTransaction(conn)
+            yield tx
+            await tx.flush()
         except BaseException:
-            await conn.run(lambda db: db.execute("ROLLBACK"))
+            await tx.settle()
+            if tx.begun:
+                await conn.run(_rollback)
             raise
-        await conn.run(lambda db: db.execute("COMMIT"))
+        if tx.begun:
+            await conn.run(lambda db: db.execute("COMMIT"))
+            self._dirty.set()
+
+    async def _checkpoint_loop(self) -> None:
+        """Checkpoint the WAL off the commit path (the writer's autocheckpoint is off)."""
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            await self._checkpointer.run(lambda db: db.execute("PRAGMA wal_checkpoint(PASSIVE)"))
+            await asyncio.sleep(CHECKPOINT_INTERVAL)
 
     async def close(self) -> None:
+        if self._checkpoint_task is not None:
+            self._checkpoint_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpoint_task
+        await self._writer.run(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
         await self._writer.close()
         for reader in self._readers:
             await reader.close()
+        await self._checkpointer.close()
+
+
+def _end_read(db: Db) -> None:
+    if db.in_transaction:
+        db.execute("ROLLBACK")
+
+
+def _rollback(db: Db) -> None:
+    if db.in_transaction:
+        db.execute("ROLLBACK")
 
 
 def _setup_writer(db: Db) -> None:
@@ -143,7 +187,12 @@ def _setup_writer(db: Db) -> None:
     if version < MIN_SQLITE:
         raise RuntimeError(f"SQLite {sqlean.sqlite_version} is older than 3.38.0")
     _configure(db)
+    # Large pages keep a big manifest row in few pages (only effective on a new file).
+    db.execute(f"PRAGMA page_size = {PAGE_SIZE}")
     db.execute("PRAGMA journal_mode = WAL")
+    # Checkpoints run on their own connection (see _checkpoint_loop), never inside a commit.
+    db.execute("PRAGMA wal_autocheckpoint = 0")
+    db.execute(f"PRAGMA journal_size_limit = {64 * 1024 * 1024}")
     schema = resources.files(__package__).joinpath("sqlite_schema.sql").read_text("utf-8")
     db.executescript(schema)
     meta = dict(db.execute("SELECT key, value FROM schema_meta").fetchall())
@@ -171,13 +220,49 @@ _HEAD_COLUMNS = (
 
 
 class _SQLiteTransaction:
-    """Read and write primitives; each call is one hop to the connection's thread."""
+    """Read and write primitives on one connection's thread.
 
-    def __init__(self, conn: _BoundConnection) -> None:
+    Thread hops cost ~0.1 ms each, so the transaction's BEGIN rides along with its first call,
+    and writes that return nothing are queued without waiting: the connection thread runs
+    calls in order, and `flush()` (before COMMIT) surfaces any error they raised.
+    """
+
+    def __init__(self, conn: _BoundConnection, begin: str) -> None:
         self._conn = conn
+        self._begin = begin
+        self.begun = False
+        self._pending: list[asyncio.Future[Any]] = []
+
+    def _with_begin(self, fn: Callable[[Db], T]) -> Callable[[Db], T]:
+        if self.begun:
+            return fn
+        self.begun = True
+        begin = self._begin
+
+        def call(db: Db) -> T:
+            db.execute(begin)
+            return fn(db)
+
+        return call
+
+    async def _run(self, fn: Callable[[Db], T]) -> T:
+        return await self._conn.run(self._with_begin(fn))
+
+    def _queue(self, fn: Callable[[Db], Any]) -> None:
+        self._pending.append(self._conn.submit(self._with_begin(fn)))
+
+    async def flush(self) -> None:
+        pending, self._pending = self._pending, []
+        for future in pending:
+            await future
+
+    async def settle(self) -> None:
+        """Wait for queued work without raising (the caller is already rolling back)."""
+        pending, self._pending = self._pending, []
+        await asyncio.gather(*pending, return_exceptions=True)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return await self._conn.run(lambda db: db.execute(sql, params).fetchall())
+        return await self._run(lambda db: db.execute(sql, params).fetchall())
 
     async def _all_chunked(self, sql: str, items: Sequence[Any]) -> list[Any]:
         """Run `sql` (with one `{marks}` placeholder list) over chunks of items in one hop."""
@@ -188,7 +273,7 @@ class _SQLiteTransaction:
                 out.extend(db.execute(sql.format(marks=_marks(len(chunk))), chunk).fetchall())
             return out
 
-        return await self._conn.run(go)
+        return await self._run(go)
 
     # -- reads ----------------------------------------------------------------------------------
 
@@ -246,7 +331,7 @@ class _SQLiteTransaction:
             sql = "SELECT 1 FROM artifact_revisions WHERE artifact_id = ? AND revision = ?"
             return {ref for ref in refs if db.execute(sql, ref).fetchone()}
 
-        return await self._conn.run(go)
+        return await self._run(go)
 
     async def artifact_ids(self) -> list[str]:
         return [r[0] for r in await self._all("SELECT artifact_id FROM artifact_heads ORDER BY 1")]
@@ -285,12 +370,21 @@ class _SQLiteTransaction:
     # -- writes ---------------------------------------------------------------------------------
 
     async def insert_revision(self, row: RevisionRow) -> None:
-        await self._all(
-            f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                row.artifact_id, row.revision, row.family, row.content, row.content_hash,
-                row.lineage, row.committed_at_ms,
-            ),
+        params = (
+            row.artifact_id,
+            row.revision,
+            row.family,
+            row.content,
+            row.content_hash,
+            row.lineage,
+            row.committed_at_ms,
+        )
+        self._queue(
+            lambda db: db.execute(
+                f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                params,
+            )
         )
 
     async def advance_head(self, artifact_id: str, base_revision: int, next_revision: int) -> bool:
@@ -307,20 +401,29 @@ class _SQLiteTransaction:
                 )
             return cur.rowcount == 1
 
-        return await self._conn.run(go)
+        await self.flush()  # a failed queued insert must surface before the CAS result
+        return await self._run(go)
 
     async def insert_entry_versions(self, rows: Sequence[EntryVersionRow]) -> None:
         if not rows:
             return
-        await self._conn.run(
+        self._queue(
             lambda db: db.executemany(
                 f"INSERT INTO memory_entry_versions ({_VERSION_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
-                        r.memory_artifact_id, r.entry_id, r.entry_version_id, r.version,
-                        r.previous_version_id, r.kind, r.text, r.source_refs, r.artifact_refs,
-                        r.entry_content_hash, r.created_in_revision,
+                        r.memory_artifact_id,
+                        r.entry_id,
+                        r.entry_version_id,
+                        r.version,
+                        r.previous_version_id,
+                        r.kind,
+                        r.text,
+                        r.source_refs,
+                        r.artifact_refs,
+                        r.entry_content_hash,
+                        r.created_in_revision,
                     )
                     for r in rows
                 ],
@@ -341,17 +444,28 @@ class _SQLiteTransaction:
                         "UPDATE memory_entry_heads SET projected_in_revision = ?, "
                         "entry_version_id = ?, entry_content_hash = ?, searchable_text = ? "
                         "WHERE projection_id = ?",
-                        (revision, r.entry_version_id, r.entry_content_hash, r.searchable_text, pid),
+                        (
+                            revision,
+                            r.entry_version_id,
+                            r.entry_content_hash,
+                            r.searchable_text,
+                            pid,
+                        ),
                     )
                     db.execute("DELETE FROM memory_entry_search_fts WHERE rowid = ?", (pid,))
                 else:
                     pid = db.execute(
-                        "INSERT INTO memory_entry_heads (memory_artifact_id, projected_in_revision, "
+                        "INSERT INTO memory_entry_heads "
+                        "(memory_artifact_id, projected_in_revision, "
                         "entry_id, entry_version_id, entry_content_hash, searchable_text) "
                         "VALUES (?, ?, ?, ?, ?, ?)",
                         (
-                            r.memory_artifact_id, revision, r.entry_id, r.entry_version_id,
-                            r.entry_content_hash, r.searchable_text,
+                            r.memory_artifact_id,
+                            revision,
+                            r.entry_id,
+                            r.entry_version_id,
+                            r.entry_content_hash,
+                            r.searchable_text,
                         ),
                     ).lastrowid
                 db.execute(
@@ -360,7 +474,7 @@ class _SQLiteTransaction:
                 )
 
         if rows:
-            await self._conn.run(go)
+            self._queue(go)
 
     async def remove_projection(self, artifact_id: str, entry_ids: Sequence[str]) -> None:
         def go(db: Db) -> None:
@@ -374,7 +488,7 @@ class _SQLiteTransaction:
                 )
                 db.execute(f"DELETE FROM memory_entry_heads WHERE {where}", params)
 
-        await self._conn.run(go)
+        self._queue(go)
 
     async def clear_projection(self, artifact_id: str) -> None:
         def go(db: Db) -> None:
@@ -383,19 +497,28 @@ class _SQLiteTransaction:
                 "(SELECT projection_id FROM memory_entry_heads WHERE memory_artifact_id = ?)",
                 (artifact_id,),
             )
-            db.execute("DELETE FROM memory_entry_heads WHERE memory_artifact_id = ?", (artifact_id,))
+            db.execute(
+                "DELETE FROM memory_entry_heads WHERE memory_artifact_id = ?", (artifact_id,)
+            )
 
-        await self._conn.run(go)
+        self._queue(go)
 
     async def insert_source(self, row: SourceRow) -> bool:
         def go(db: Db) -> bool:
             cur = db.execute(
-                f"INSERT OR IGNORE INTO sources ({_SOURCE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT OR IGNORE INTO sources ({_SOURCE_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    row.source_id, row.kind, row.uri, row.media_type, row.content, row.metadata,
-                    row.content_hash, row.created_at_ms,
+                    row.source_id,
+                    row.kind,
+                    row.uri,
+                    row.media_type,
+                    row.content,
+                    row.metadata,
+                    row.content_hash,
+                    row.created_at_ms,
                 ),
             )
             return cur.rowcount == 1
 
-        return await self._conn.run(go)
+        return await self._run(go)

@@ -19,6 +19,7 @@ Changing any of this changes what is indexed, so it requires a new ANALYZER_VERS
 from __future__ import annotations
 
 import unicodedata
+from itertools import pairwise
 from typing import Final
 
 ANALYZER_VERSION: Final = "v1"
@@ -93,5 +94,5 @@ def _flush_cjk(run: list[int], tokens: list[str]) -> None:
     if not run:
         return
     tokens.extend(f"u_{code_point:04x}" for code_point in run)
-    tokens.extend(f"b_{first:04x}_{second:04x}" for first, second in zip(run, run[1:]))
+    tokens.extend(f"b_{first:04x}_{second:04x}" for first, second in pairwise(run))
     run.clear()

@@ -7,7 +7,7 @@ status code in one table (transport/errors.py). Anything else that escapes is a 
     ├── InvalidArgumentError                 bad input; names the field(s)
     ├── NotFoundError                        unknown memory, revision, source
     ├── RevisionConflictError                base revision is not the head (CAS lost)
-    ├── FailedPreconditionError              valid input, wrong state (inactive/stale entry, not head)
+    ├── FailedPreconditionError              valid input, wrong state (stale entry, not head)
     │   └── CapabilityNotSupportedError      mode/feature not available in this deployment
     ├── DataLossError                        stored bytes do not match their hash
     └── UnavailableError                     shutting down
@@ -54,7 +54,9 @@ class InvalidArgumentError(MemoryServiceError):
         reason: str | None = None,
         metadata: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(f"{field}: {message}", reason=reason, metadata={"field": field, **(metadata or {})})
+        super().__init__(
+            f"{field}: {message}", reason=reason, metadata={"field": field, **(metadata or {})}
+        )
         self.field = field
         self.violations = (FieldViolation(field, message),)
 

@@ -130,7 +130,10 @@ class _Draft:
 
     def put_version(self, version: EntryVersion, change: MemoryChange) -> None:
         self.manifest[version.entry_id] = ManifestEntry(
-            version.entry_id, version.entry_version_id, version.entry_content_hash, EntryState.ACTIVE
+            version.entry_id,
+            version.entry_version_id,
+            version.entry_content_hash,
+            EntryState.ACTIVE,
         )
         self.versions.append(version)
         self.changes[version.entry_id] = change
@@ -145,17 +148,20 @@ class _Draft:
     def plan(self) -> CommitPlan | None:
         if not self.changes:
             return None
-        entries = tuple(self.manifest[k] for k in sorted(self.manifest))
+        manifest = self.manifest
+        entries = tuple([manifest[k] for k in sorted(manifest)])
         changes = tuple(self.changes[k] for k in sorted(self.changes))
         sources = set(self.lineage.sources)
         artifacts = set(self.lineage.artifacts)
         for version in self.versions:
             sources.update(version.content.source_refs)
             artifacts.update(version.content.artifact_refs)
+        content = MemoryContent(entries, changes)
+        content.__dict__["by_entry_id"] = manifest  # already built: spare an O(n) rebuild
         return CommitPlan(
             artifact_id=self.artifact_id,
             base_revision=self.base.ref.revision if self.base else 0,
-            content=MemoryContent(entries, changes),
+            content=content,
             lineage=self.lineage,
             new_versions=tuple(self.versions),
             projection_upserts=tuple(self.upserts),
@@ -247,20 +253,16 @@ def plan_remember(
 ) -> RememberPlan:
     """Adds and revisions. `predecessors` maps version id -> verified version for revise targets."""
     draft = _Draft(artifact_id, base, lineage)
-    active_by_hash: dict[str, ManifestEntry] = {}
-    if base:
-        for entry in base.content.entries:  # sorted: the smallest entry_id wins
-            if entry.state is EntryState.ACTIVE:
-                active_by_hash.setdefault(entry.entry_content_hash, entry)
+    active_by_hash = _active_with_hashes(
+        base, {s.content.content_hash() for s in inputs if s.target is None}
+    )
     added_by_hash: dict[str, EntryVersion] = {}
     revised: set[str] = set()
     results: list[EntryResult] = []
     for i, spec in enumerate(inputs):
         field_name = f"entries[{i}]"
         if spec.target is None:
-            results.append(
-                _add(draft, field_name, spec, active_by_hash, added_by_hash, new_id)
-            )
+            results.append(_add(draft, field_name, spec, active_by_hash, added_by_hash, new_id))
             continue
         if base is None:
             raise InvalidArgumentError(
@@ -277,6 +279,17 @@ def plan_remember(
         revised.add(spec.target.entry_id)
         results.append(_revise(draft, base, field_name, spec, predecessors, new_id))
     return RememberPlan(tuple(results), draft.plan())
+
+
+def _active_with_hashes(base: Revision | None, hashes: set[str]) -> dict[str, ManifestEntry]:
+    """Active base entries whose content hash is in `hashes`; the smallest entry_id wins."""
+    found: dict[str, ManifestEntry] = {}
+    if base is None or not hashes:
+        return found
+    for entry in base.content.entries:  # sorted by entry_id
+        if entry.entry_content_hash in hashes and entry.state is EntryState.ACTIVE:
+            found.setdefault(entry.entry_content_hash, entry)
+    return found
 
 
 def _add(

@@ -125,6 +125,19 @@ class ManifestEntry:
     entry_version_id: str
     entry_content_hash: str
     state: EntryState
+    # Canonical JSON of this row, built once: unchanged rows are shared between revisions, so a
+    # commit re-encodes only the rows it changes.
+    canonical: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Exact JCS for IDs that need no JSON escaping (ours are validated ASCII without quotes,
+        # backslashes or controls); stored content is re-checked against its bytes when read.
+        object.__setattr__(
+            self,
+            "canonical",
+            f'{{"entry_content_hash":"{self.entry_content_hash}","entry_id":"{self.entry_id}",'
+            f'"entry_version_id":"{self.entry_version_id}","state":"{self.state.value}"}}',
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -173,7 +186,17 @@ class MemoryContent:
 
     @cached_property
     def canonical_bytes(self) -> bytes:
-        return self._canonical if self._canonical is not None else canonical_json(self.to_json())
+        """RFC 8785 bytes. Built by hand on the commit path: the manifest grows with the memory,
+        and this is the only per-commit cost that does (keys in JCS order: changes, manifest
+        {entries, format}, schema)."""
+        if self._canonical is not None:
+            return self._canonical
+        changes = canonical_json([c.to_json() for c in self.changes]).decode("utf-8")
+        entries = ",".join([e.canonical for e in self.entries])
+        return (
+            f'{{"changes":{changes},"manifest":{{"entries":[{entries}],'
+            f'"format":"{MANIFEST_FORMAT}"}},"schema":"{MEMORY_SCHEMA}"}}'
+        ).encode()
 
     @cached_property
     def content_hash(self) -> str:

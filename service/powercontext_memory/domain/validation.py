@@ -38,7 +38,9 @@ def require_id(field: str, value: str) -> str:
 
 def require_hash(field: str, value: str) -> str:
     if not _HASH.fullmatch(value):
-        raise InvalidArgumentError(field, "must be 64 lowercase hex characters", reason="INVALID_HASH")
+        raise InvalidArgumentError(
+            field, "must be 64 lowercase hex characters", reason="INVALID_HASH"
+        )
     return value
 
 

@@ -1,0 +1,1 @@
+"""gRPC transport: wire <-> domain conversion, error mapping, the servicer and the server."""

@@ -1,0 +1,434 @@
+"""Wire <-> domain conversion, and nothing else.
+
+Requests become the plain domain values MemoryService takes; results become response messages.
+The only errors raised here are for wire values the domain cannot represent (an enum number
+this build does not know), named by field like every other input error.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Generic, TypeVar
+
+from google.protobuf.message import Message
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import types_pb2 as types
+
+from ..backends.database import RevisionChanges
+from ..domain.errors import InvalidArgumentError
+from ..domain.lifecycle import EntryOutcome, EntryRef, EntryResult, OrganizeStep
+from ..domain.models import (
+    MANIFEST_FORMAT,
+    MEMORY_SCHEMA,
+    ArtifactRef,
+    ChangeOp,
+    Citation,
+    EntryState,
+    EntryVersion,
+    Hit,
+    Lineage,
+    ManifestEntry,
+    MemoryChange,
+    MemoryContent,
+    Source,
+    SourceRef,
+)
+from ..memory import (
+    Capabilities,
+    EntryInput,
+    ExpandedEntry,
+    MemoryView,
+    Progress,
+    RememberMode,
+    SearchMode,
+    SearchResult,
+    WriteResult,
+)
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+class EnumTable(Generic[E]):
+    """One domain enum <-> one proto enum. `aliases` are extra wire values accepted on input
+    (e.g. UNSPECIFIED meaning AUTO); they are never produced on output."""
+
+    def __init__(self, pairs: Mapping[E, int], aliases: Mapping[int, E] | None = None) -> None:
+        self._to_pb = dict(pairs)
+        self._from_pb = {number: member for member, number in pairs.items()}
+        self._from_pb.update(aliases or {})
+
+    def to_pb(self, member: E) -> int:
+        return self._to_pb[member]
+
+    def from_pb(self, number: int, field: str) -> E:
+        member = self._from_pb.get(number)
+        if member is None:
+            raise InvalidArgumentError(field, f"unsupported enum value {number}")
+        return member
+
+
+CHANGE_OPS: EnumTable[ChangeOp] = EnumTable(
+    {
+        ChangeOp.ADD: types.CHANGE_OP_ADD,
+        ChangeOp.REVISE: types.CHANGE_OP_REVISE,
+        ChangeOp.DEACTIVATE: types.CHANGE_OP_DEACTIVATE,
+        ChangeOp.REACTIVATE: types.CHANGE_OP_REACTIVATE,
+    }
+)
+
+ENTRY_STATES: EnumTable[EntryState] = EnumTable(
+    {
+        EntryState.ACTIVE: types.ENTRY_STATE_ACTIVE,
+        EntryState.INACTIVE: types.ENTRY_STATE_INACTIVE,
+    }
+)
+
+SEARCH_MODES: EnumTable[SearchMode] = EnumTable(
+    {
+        SearchMode.AUTO: types.SEARCH_MODE_AUTO,
+        SearchMode.FTS: types.SEARCH_MODE_FTS,
+        SearchMode.VECTOR: types.SEARCH_MODE_VECTOR,
+        SearchMode.HYBRID: types.SEARCH_MODE_HYBRID,
+    },
+    aliases={types.SEARCH_MODE_UNSPECIFIED: SearchMode.AUTO},
+)
+
+REMEMBER_MODES: EnumTable[RememberMode] = EnumTable(
+    {
+        RememberMode.AUTO: pb.REMEMBER_MODE_AUTO,
+        RememberMode.APPEND: pb.REMEMBER_MODE_APPEND,
+        RememberMode.EXTRACT: pb.REMEMBER_MODE_EXTRACT,
+    },
+    aliases={pb.REMEMBER_MODE_UNSPECIFIED: RememberMode.AUTO},
+)
+
+ORGANIZE_STEPS: EnumTable[OrganizeStep] = EnumTable(
+    {
+        OrganizeStep.DEDUPE: pb.ORGANIZE_STEP_DEDUPE,
+        OrganizeStep.NORMALIZE: pb.ORGANIZE_STEP_NORMALIZE,
+    }
+)
+
+ENTRY_OUTCOMES: EnumTable[EntryOutcome] = EnumTable(
+    {
+        EntryOutcome.ADDED: pb.ENTRY_OUTCOME_ADDED,
+        EntryOutcome.REVISED: pb.ENTRY_OUTCOME_REVISED,
+        EntryOutcome.UNCHANGED: pb.ENTRY_OUTCOME_UNCHANGED,
+        EntryOutcome.DUPLICATE: pb.ENTRY_OUTCOME_DUPLICATE,
+    }
+)
+
+# Search channels are plain names in the domain (fusion keys), enums on the wire.
+_CHANNEL_TO_PB = {"fts": types.SEARCH_CHANNEL_FTS, "vector": types.SEARCH_CHANNEL_VECTOR}
+_CHANNEL_FROM_PB = {number: name for name, number in _CHANNEL_TO_PB.items()}
+
+
+def search_channel_to_pb(name: str) -> int:
+    return _CHANNEL_TO_PB[name]
+
+
+def search_channel_from_pb(number: int, field: str) -> str:
+    name = _CHANNEL_FROM_PB.get(number)
+    if name is None:
+        raise InvalidArgumentError(field, f"unsupported search channel {number}")
+    return name
+
+
+# -- scalars ------------------------------------------------------------------------------------
+
+
+def timestamp(ms: int) -> Timestamp:
+    ts = Timestamp()
+    ts.FromMilliseconds(ms)
+    return ts
+
+
+def timestamp_ms(ts: Timestamp) -> int:
+    return ts.ToMilliseconds()
+
+
+def _optional(message: Message, name: str) -> str | None:
+    """An `optional string` field: None when unset (so "" stays distinguishable)."""
+    return getattr(message, name) if message.HasField(name) else None
+
+
+# -- refs (both directions) ---------------------------------------------------------------------
+
+
+def artifact_ref(msg: types.ArtifactRef) -> ArtifactRef:
+    return ArtifactRef(msg.artifact_id, msg.revision)
+
+
+def artifact_ref_pb(ref: ArtifactRef) -> types.ArtifactRef:
+    return types.ArtifactRef(artifact_id=ref.artifact_id, revision=ref.revision)
+
+
+def artifact_refs(msgs: Iterable[types.ArtifactRef]) -> list[ArtifactRef]:
+    return [artifact_ref(m) for m in msgs]
+
+
+def source_ref(msg: types.SourceRef) -> SourceRef:
+    return SourceRef(msg.source_id, msg.content_hash)
+
+
+def source_ref_pb(ref: SourceRef) -> types.SourceRef:
+    return types.SourceRef(source_id=ref.source_id, content_hash=ref.content_hash)
+
+
+def source_refs(msgs: Iterable[types.SourceRef]) -> list[SourceRef]:
+    return [source_ref(m) for m in msgs]
+
+
+def entry_ref(msg: types.EntryRef) -> EntryRef:
+    return EntryRef(msg.entry_id, msg.entry_version_id)
+
+
+def entry_ref_pb(ref: EntryRef) -> types.EntryRef:
+    return types.EntryRef(entry_id=ref.entry_id, entry_version_id=ref.entry_version_id)
+
+
+def entry_refs(msgs: Iterable[types.EntryRef]) -> list[EntryRef]:
+    return [entry_ref(m) for m in msgs]
+
+
+def citation(msg: types.Citation) -> Citation:
+    return Citation(artifact_ref(msg.memory_ref), msg.entry_id, msg.entry_version_id)
+
+
+def citation_pb(value: Citation) -> types.Citation:
+    return types.Citation(
+        memory_ref=artifact_ref_pb(value.memory_ref),
+        entry_id=value.entry_id,
+        entry_version_id=value.entry_version_id,
+    )
+
+
+# -- requests -> domain -------------------------------------------------------------------------
+
+
+def entry_input(msg: types.EntryInput) -> EntryInput:
+    """`entry` unset means add (target None); set means revise exactly that version."""
+    return EntryInput(
+        target=entry_ref(msg.entry) if msg.HasField("entry") else None,
+        kind=msg.kind,
+        text=msg.text,
+        sources=source_refs(msg.sources),
+        artifacts=artifact_refs(msg.artifacts),
+        reason=_optional(msg, "reason"),
+    )
+
+
+def remember_memory(request: pb.RememberRequest) -> ArtifactRef | None:
+    """Unset `memory` means create a new Memory."""
+    return artifact_ref(request.memory) if request.HasField("memory") else None
+
+
+def organize_steps(request: pb.OrganizeRequest) -> list[OrganizeStep]:
+    return [ORGANIZE_STEPS.from_pb(s, f"steps[{i}]") for i, s in enumerate(request.steps)]
+
+
+def changes_since(request: pb.ChangesRequest) -> int | ArtifactRef | None:
+    which = request.WhichOneof("since")
+    if which == "since_revision":
+        return request.since_revision
+    if which == "since_ref":
+        return artifact_ref(request.since_ref)
+    return None
+
+
+def reason(request: pb.ForgetRequest | pb.ReactivateRequest) -> str | None:
+    return _optional(request, "reason")
+
+
+# -- domain -> responses ------------------------------------------------------------------------
+
+
+def source_pb(source: Source) -> types.Source:
+    return types.Source(
+        source_id=source.source_id,
+        kind=source.kind,
+        uri=source.uri,
+        media_type=source.media_type,
+        content=source.content,
+        metadata=dict(source.metadata),
+        content_hash=source.content_hash,
+        created_at=timestamp(source.created_at_ms),
+    )
+
+
+def memory_change_pb(change: MemoryChange) -> types.MemoryChange:
+    msg = types.MemoryChange(op=CHANGE_OPS.to_pb(change.op), entry_id=change.entry_id)
+    # Only set optional fields that have a value: presence is part of the contract.
+    if change.from_entry_version_id is not None:
+        msg.from_entry_version_id = change.from_entry_version_id
+    if change.to_entry_version_id is not None:
+        msg.to_entry_version_id = change.to_entry_version_id
+    if change.reason is not None:
+        msg.reason = change.reason
+    return msg
+
+
+def memory_changes_pb(changes: Sequence[MemoryChange]) -> list[types.MemoryChange]:
+    return [memory_change_pb(c) for c in changes]
+
+
+def manifest_entry_pb(entry: ManifestEntry) -> types.MemoryManifestEntry:
+    return types.MemoryManifestEntry(
+        entry_id=entry.entry_id,
+        entry_version_id=entry.entry_version_id,
+        entry_content_hash=entry.entry_content_hash,
+        state=ENTRY_STATES.to_pb(entry.state),
+    )
+
+
+def memory_content_pb(content: MemoryContent) -> types.MemoryContent:
+    return types.MemoryContent(
+        schema=MEMORY_SCHEMA,
+        manifest=types.MemoryManifest(
+            format=MANIFEST_FORMAT,
+            entries=[manifest_entry_pb(e) for e in content.entries],
+        ),
+        changes=memory_changes_pb(content.changes),
+    )
+
+
+def lineage_pb(lineage: Lineage) -> types.Lineage:
+    return types.Lineage(
+        operation=lineage.operation,
+        sources=[source_ref_pb(s) for s in lineage.sources],
+        artifacts=[artifact_ref_pb(a) for a in lineage.artifacts],
+    )
+
+
+def entry_version_pb(version: EntryVersion) -> types.EntryVersion:
+    msg = types.EntryVersion(
+        memory_artifact_id=version.memory_artifact_id,
+        entry_id=version.entry_id,
+        entry_version_id=version.entry_version_id,
+        version=version.version,
+        kind=version.content.kind,
+        text=version.content.text,
+        source_refs=[source_ref_pb(s) for s in version.content.source_refs],
+        artifact_refs=[artifact_ref_pb(a) for a in version.content.artifact_refs],
+        entry_content_hash=version.entry_content_hash,
+        created_in_revision=version.created_in_revision,
+    )
+    if version.previous_version_id is not None:
+        msg.previous_version_id = version.previous_version_id
+    return msg
+
+
+def entry_result_pb(result: EntryResult) -> pb.EntryResult:
+    return pb.EntryResult(
+        outcome=ENTRY_OUTCOMES.to_pb(result.outcome),
+        entry_id=result.entry_id,
+        entry_version_id=result.entry_version_id,
+    )
+
+
+def _write_fields(result: WriteResult) -> dict[str, object]:
+    """Fields shared by every write response; `memory` stays unset when nothing was created."""
+    fields: dict[str, object] = {
+        "changed": result.changed,
+        "content_hash": result.content_hash,
+        "changes": memory_changes_pb(result.changes),
+    }
+    if result.memory is not None:
+        fields["memory"] = artifact_ref_pb(result.memory)
+    return fields
+
+
+def remember_response(result: WriteResult) -> pb.RememberResponse:
+    return pb.RememberResponse(
+        results=[entry_result_pb(r) for r in result.results], **_write_fields(result)
+    )
+
+
+def forget_response(result: WriteResult) -> pb.ForgetResponse:
+    return pb.ForgetResponse(**_write_fields(result))
+
+
+def reactivate_response(result: WriteResult) -> pb.ReactivateResponse:
+    return pb.ReactivateResponse(**_write_fields(result))
+
+
+def organize_response(result: WriteResult) -> pb.OrganizeResponse:
+    return pb.OrganizeResponse(**_write_fields(result))
+
+
+def get_memory_response(view: MemoryView) -> pb.GetMemoryResponse:
+    revision = view.revision
+    content = revision.content
+    return pb.GetMemoryResponse(
+        memory=artifact_ref_pb(revision.ref),
+        content=memory_content_pb(content),
+        content_hash=content.content_hash,
+        lineage=lineage_pb(revision.lineage),
+        committed_at=timestamp(revision.committed_at_ms),
+        head_revision=view.head_revision,
+        active_entries=content.active_count,
+        inactive_entries=len(content.entries) - content.active_count,
+    )
+
+
+def revision_changes_pb(item: RevisionChanges) -> pb.RevisionChanges:
+    return pb.RevisionChanges(
+        memory_ref=artifact_ref_pb(item.ref),
+        content_hash=item.content_hash,
+        changes=memory_changes_pb(item.changes),
+        committed_at=timestamp(item.committed_at_ms),
+    )
+
+
+def changes_response(item: RevisionChanges | Progress, *, now_ms: int) -> pb.ChangesResponse:
+    """One stream message; `now_ms` stamps progress messages (the domain has no clock here)."""
+    if isinstance(item, Progress):
+        return pb.ChangesResponse(
+            progress=pb.ChangesProgress(head=artifact_ref_pb(item.head), sent_at=timestamp(now_ms))
+        )
+    return pb.ChangesResponse(revision=revision_changes_pb(item))
+
+
+def hit_pb(hit: Hit) -> types.Hit:
+    return types.Hit(
+        memory_ref=artifact_ref_pb(hit.memory_ref),
+        entry_id=hit.entry_id,
+        entry_version_id=hit.entry_version_id,
+        entry_content_hash=hit.entry_content_hash,
+        kind=hit.kind,
+        text=hit.text,
+        score=hit.score,
+        matched_by=[search_channel_to_pb(c) for c in hit.matched_by],
+    )
+
+
+def search_response(result: SearchResult) -> pb.SearchResponse:
+    return pb.SearchResponse(
+        hits=[hit_pb(h) for h in result.hits],
+        mode=SEARCH_MODES.to_pb(result.mode),
+        fallback_reason=result.fallback_reason,
+    )
+
+
+def expanded_entry_pb(entry: ExpandedEntry) -> pb.ExpandedEntry:
+    return pb.ExpandedEntry(
+        citation=citation_pb(entry.citation),
+        version=entry_version_pb(entry.version),
+        state=ENTRY_STATES.to_pb(entry.state),
+    )
+
+
+def capabilities_pb(caps: Capabilities) -> types.Capabilities:
+    # embedding_profile stays unset: no vector infrastructure is configured in this build.
+    return types.Capabilities(
+        fts=caps.fts,
+        vector=caps.vector,
+        hybrid=caps.hybrid,
+        candidate_extraction=caps.candidate_extraction,
+        change_follow=caps.change_follow,
+        backend=caps.backend,
+        analyzer=caps.analyzer,
+    )

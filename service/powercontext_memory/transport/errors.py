@@ -1,0 +1,207 @@
+"""Domain errors -> gRPC status, in one table; and the client-side reader of the details.
+
+Every failed call carries a google.rpc.Status in the `grpc-status-details-bin` trailer with
+exactly one ErrorInfo (stable reason, domain "powercontext.memory", lowerCamel metadata), plus
+BadRequest for invalid arguments and PreconditionFailure where a precondition names a subject.
+Anything that is not a MemoryServiceError is a bug: INTERNAL with a generic message, the
+traceback goes to the log only.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import aclosing, asynccontextmanager
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf.any_pb2 import Any as AnyPb
+from google.protobuf.message import DecodeError
+from google.rpc import error_details_pb2, status_pb2
+
+from ..domain.errors import (
+    CapabilityNotSupportedError,
+    DataLossError,
+    FailedPreconditionError,
+    InvalidArgumentError,
+    MemoryServiceError,
+    NotFoundError,
+    RevisionConflictError,
+    UnavailableError,
+)
+
+logger = logging.getLogger(__name__)
+
+ERROR_DOMAIN = "powercontext.memory"
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+INTERNAL_REASON = "INTERNAL"
+INTERNAL_MESSAGE = "internal error; see the server log"
+
+# THE table. Lookup walks the class hierarchy, so the most specific class listed wins
+# (CapabilityNotSupportedError before its base FailedPreconditionError).
+STATUS_CODES: dict[type[MemoryServiceError], grpc.StatusCode] = {
+    InvalidArgumentError: grpc.StatusCode.INVALID_ARGUMENT,
+    NotFoundError: grpc.StatusCode.NOT_FOUND,
+    RevisionConflictError: grpc.StatusCode.ABORTED,
+    CapabilityNotSupportedError: grpc.StatusCode.FAILED_PRECONDITION,
+    FailedPreconditionError: grpc.StatusCode.FAILED_PRECONDITION,
+    DataLossError: grpc.StatusCode.DATA_LOSS,
+    UnavailableError: grpc.StatusCode.UNAVAILABLE,
+}
+
+
+def status_code(error: MemoryServiceError) -> grpc.StatusCode:
+    for cls in type(error).__mro__:
+        code = STATUS_CODES.get(cls)  # type: ignore[call-overload]
+        if code is not None:
+            return code
+    return grpc.StatusCode.INTERNAL  # an unlisted MemoryServiceError subclass: a bug too
+
+
+def lower_camel(key: str) -> str:
+    """`resume_since_revision` -> `resumeSinceRevision`; lowerCamel keys pass unchanged."""
+    head, *rest = key.split("_")
+    return head[:1].lower() + head[1:] + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def _pack(message: Any) -> AnyPb:
+    packed = AnyPb()
+    packed.Pack(message)
+    return packed
+
+
+def _error_info(reason: str, metadata: Mapping[str, str]) -> error_details_pb2.ErrorInfo:
+    return error_details_pb2.ErrorInfo(
+        reason=reason,
+        domain=ERROR_DOMAIN,
+        metadata={lower_camel(k): str(v) for k, v in metadata.items()},
+    )
+
+
+def _extra_details(error: MemoryServiceError) -> list[Any]:
+    """The detail messages besides ErrorInfo that the error's class calls for."""
+    if isinstance(error, InvalidArgumentError):
+        return [
+            error_details_pb2.BadRequest(
+                field_violations=[
+                    error_details_pb2.BadRequest.FieldViolation(
+                        field=v.field, description=v.description
+                    )
+                    for v in error.violations
+                ]
+            )
+        ]
+    if isinstance(error, FailedPreconditionError) and error.subject:
+        return [
+            error_details_pb2.PreconditionFailure(
+                violations=[
+                    error_details_pb2.PreconditionFailure.Violation(
+                        type=error.reason, subject=error.subject, description=error.message
+                    )
+                ]
+            )
+        ]
+    return []
+
+
+def to_status(error: MemoryServiceError) -> tuple[grpc.StatusCode, status_pb2.Status]:
+    code = status_code(error)
+    details = [_error_info(error.reason, error.metadata), *_extra_details(error)]
+    status = status_pb2.Status(
+        code=code.value[0], message=error.message, details=[_pack(d) for d in details]
+    )
+    return code, status
+
+
+def internal_status() -> tuple[grpc.StatusCode, status_pb2.Status]:
+    code = grpc.StatusCode.INTERNAL
+    info = _error_info(INTERNAL_REASON, {})
+    return code, status_pb2.Status(
+        code=code.value[0], message=INTERNAL_MESSAGE, details=[_pack(info)]
+    )
+
+
+async def _abort(
+    context: grpc.aio.ServicerContext, code: grpc.StatusCode, status: status_pb2.Status
+) -> None:
+    await context.abort(
+        code, status.message, trailing_metadata=((STATUS_DETAILS_KEY, status.SerializeToString()),)
+    )
+
+
+@asynccontextmanager
+async def translate_errors(
+    context: grpc.aio.ServicerContext, rpc: str = "RPC"
+) -> AsyncIterator[None]:
+    """Turn whatever escapes the block into the matching gRPC status (aborting the call)."""
+    try:
+        yield
+    except grpc.aio.AbortError:
+        raise  # the call was already aborted with its own status
+    except MemoryServiceError as error:
+        await _abort(context, *to_status(error))
+    except Exception:
+        logger.exception("unhandled error in %s", rpc)
+        await _abort(context, *internal_status())
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def grpc_errors(method: F) -> F:
+    """Decorator for servicer methods `(self, request, context)`, unary or server-streaming."""
+    if inspect.isasyncgenfunction(method):
+
+        @functools.wraps(method)
+        async def stream(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+            async with (
+                translate_errors(context, method.__name__),
+                aclosing(method(self, request, context)) as responses,
+            ):
+                async for response in responses:
+                    yield response
+
+        return stream  # type: ignore[return-value]
+
+    @functools.wraps(method)
+    async def unary(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        async with translate_errors(context, method.__name__):
+            return await method(self, request, context)
+        raise AssertionError("unreachable: translate_errors aborts or re-raises")
+
+    return unary  # type: ignore[return-value]
+
+
+# -- client side --------------------------------------------------------------------------------
+
+
+def status_details(rpc_error: grpc.RpcError) -> status_pb2.Status | None:
+    """The google.rpc.Status from the trailer of a failed call, if the server sent one."""
+    trailer = rpc_error.trailing_metadata() if hasattr(rpc_error, "trailing_metadata") else None
+    for key, value in trailer or ():
+        if key == STATUS_DETAILS_KEY:
+            try:
+                return status_pb2.Status.FromString(value)
+            except DecodeError:
+                return None
+    return None
+
+
+def unpack_detail(status: status_pb2.Status | None, message_type: type[Any]) -> Any | None:
+    """The first detail of `message_type` (e.g. error_details_pb2.BadRequest), or None."""
+    for detail in status.details if status is not None else ():
+        if detail.Is(message_type.DESCRIPTOR):
+            message = message_type()
+            detail.Unpack(message)
+            return message
+    return None
+
+
+def error_info(rpc_error: grpc.RpcError) -> tuple[str, dict[str, str]]:
+    """(reason, metadata) of the ErrorInfo in a failed call; ("", {}) when there is none."""
+    info = unpack_detail(status_details(rpc_error), error_details_pb2.ErrorInfo)
+    if info is None:
+        return "", {}
+    return info.reason, dict(info.metadata)

@@ -1,0 +1,106 @@
+"""The grpc.aio server: MemoryService, health, reflection, and graceful shutdown."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
+
+from ..memory import MemoryService
+from .servicer import MemoryServicer
+
+logger = logging.getLogger(__name__)
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MemoryService"].full_name
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+DEFAULT_GRACE_SECONDS = 5.0
+
+SERVER_OPTIONS: tuple[tuple[str, int], ...] = (
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    # Follow streams can stay idle for long: ping to detect dead peers, and let clients ping too.
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
+    # Without this, a second server on the same port binds silently and splits the traffic.
+    ("grpc.so_reuseport", 0),
+)
+
+
+@dataclass
+class RunningServer:
+    """A started server; `stop` is the graceful shutdown and may be called more than once."""
+
+    server: grpc.aio.Server
+    port: int
+    memory_service: MemoryService
+    health: health.aio.HealthServicer
+    _stopped: bool = field(default=False, init=False)
+
+    async def stop(self, grace: float | None = DEFAULT_GRACE_SECONDS) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        await shutdown(self.server, self.memory_service, self.health, grace)
+
+    async def wait_for_termination(self) -> None:
+        await self.server.wait_for_termination()
+
+
+def build_server(
+    memory_service: MemoryService,
+) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
+    server = grpc.aio.server(options=list(SERVER_OPTIONS))
+    pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory_service), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    return server, health_servicer
+
+
+async def start_server(memory_service: MemoryService, address: str) -> RunningServer:
+    """Bind `address` (port 0 picks a free port), start serving, report SERVING."""
+    server, health_servicer = build_server(memory_service)
+    port = _bind(server, address)
+    await server.start()
+    for name in (health.OVERALL_HEALTH, SERVICE_NAME):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    logger.info("serving %s on port %d", SERVICE_NAME, port)
+    return RunningServer(server, port, memory_service, health_servicer)
+
+
+def _bind(server: grpc.aio.Server, address: str) -> int:
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as error:  # grpc raises RuntimeError when the address is unusable
+        raise OSError(f"cannot listen on {address}: {error}") from error
+    if port == 0:
+        raise OSError(f"cannot listen on {address}")
+    return port
+
+
+async def shutdown(
+    server: grpc.aio.Server,
+    memory_service: MemoryService,
+    health_servicer: health.aio.HealthServicer,
+    grace: float | None = DEFAULT_GRACE_SECONDS,
+) -> None:
+    """Stop taking traffic, end follow streams (UNAVAILABLE), drain, then close storage."""
+    await health_servicer.enter_graceful_shutdown()
+    # Before server.stop: followers must wake, send SHUTTING_DOWN and finish within the grace.
+    memory_service.notifier.close()
+    try:
+        await server.stop(grace)
+    finally:
+        await memory_service.close()
+    logger.info("stopped %s", SERVICE_NAME)

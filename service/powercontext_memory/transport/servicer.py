@@ -1,0 +1,139 @@
+"""MemoryService over gRPC: convert the request, call the domain service, convert the result.
+
+Validation lives in MemoryService; errors become statuses in transport/errors.py. This module
+only adapts shapes and drives the Changes stream.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+
+import grpc
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
+
+from ..memory import MemoryService
+from . import convert
+from .errors import grpc_errors
+
+Context = grpc.aio.ServicerContext
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class MemoryServicer(pb_grpc.MemoryServiceServicer):
+    def __init__(self, service: MemoryService) -> None:
+        self._service = service
+
+    # -- sources --------------------------------------------------------------------------------
+
+    @grpc_errors
+    async def PutSource(
+        self, request: pb.PutSourceRequest, context: Context
+    ) -> pb.PutSourceResponse:
+        source, created = await self._service.put_source(
+            request.kind, request.uri, request.media_type, request.content, dict(request.metadata)
+        )
+        return pb.PutSourceResponse(source=convert.source_pb(source), created=created)
+
+    @grpc_errors
+    async def GetSource(
+        self, request: pb.GetSourceRequest, context: Context
+    ) -> pb.GetSourceResponse:
+        source = await self._service.get_source(request.source_id)
+        return pb.GetSourceResponse(source=convert.source_pb(source))
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    @grpc_errors
+    async def Remember(self, request: pb.RememberRequest, context: Context) -> pb.RememberResponse:
+        result = await self._service.remember(
+            convert.remember_memory(request),
+            convert.source_refs(request.sources),
+            convert.artifact_refs(request.artifacts),
+            [convert.entry_input(e) for e in request.entries],
+            convert.REMEMBER_MODES.from_pb(request.mode, "mode"),
+        )
+        return convert.remember_response(result)
+
+    @grpc_errors
+    async def Forget(self, request: pb.ForgetRequest, context: Context) -> pb.ForgetResponse:
+        result = await self._service.forget(
+            convert.artifact_ref(request.memory),
+            convert.entry_refs(request.entries),
+            convert.reason(request),
+        )
+        return convert.forget_response(result)
+
+    @grpc_errors
+    async def Reactivate(
+        self, request: pb.ReactivateRequest, context: Context
+    ) -> pb.ReactivateResponse:
+        result = await self._service.reactivate(
+            convert.artifact_ref(request.memory),
+            convert.entry_refs(request.entries),
+            convert.reason(request),
+        )
+        return convert.reactivate_response(result)
+
+    @grpc_errors
+    async def Organize(self, request: pb.OrganizeRequest, context: Context) -> pb.OrganizeResponse:
+        result = await self._service.organize(
+            convert.artifact_ref(request.memory), convert.organize_steps(request)
+        )
+        return convert.organize_response(result)
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    @grpc_errors
+    async def GetMemory(
+        self, request: pb.GetMemoryRequest, context: Context
+    ) -> pb.GetMemoryResponse:
+        view = await self._service.get_memory(convert.artifact_ref(request.memory))
+        return convert.get_memory_response(view)
+
+    @grpc_errors
+    async def Changes(
+        self, request: pb.ChangesRequest, context: Context
+    ) -> AsyncIterator[pb.ChangesResponse]:
+        memory = convert.artifact_ref(request.memory)
+        since = convert.changes_since(request)
+        if not request.follow:
+            _, history = await self._service.changes(memory, since)
+            for item in history:
+                yield convert.changes_response(item, now_ms=_now_ms())
+            return
+        # Client cancellation cancels this task at its current await, which unwinds the feed;
+        # aclosing also closes it when the stream is dropped while parked at a yield.
+        # On shutdown the feed raises UnavailableError, mapped like any other error.
+        async with aclosing(self._service.follow_changes(memory, since)) as feed:
+            async for item in feed:
+                yield convert.changes_response(item, now_ms=_now_ms())
+
+    @grpc_errors
+    async def Search(self, request: pb.SearchRequest, context: Context) -> pb.SearchResponse:
+        result = await self._service.search(
+            request.query,
+            convert.artifact_refs(request.memories),
+            request.limit,
+            convert.SEARCH_MODES.from_pb(request.mode, "mode"),
+        )
+        return convert.search_response(result)
+
+    @grpc_errors
+    async def Expand(self, request: pb.ExpandRequest, context: Context) -> pb.ExpandResponse:
+        entries = await self._service.expand([convert.citation(c) for c in request.citations])
+        return pb.ExpandResponse(entries=[convert.expanded_entry_pb(e) for e in entries])
+
+    @grpc_errors
+    async def GetCapabilities(
+        self, request: pb.GetCapabilitiesRequest, context: Context
+    ) -> pb.GetCapabilitiesResponse:
+        return pb.GetCapabilitiesResponse(
+            capabilities=convert.capabilities_pb(self._service.capabilities())
+        )

@@ -1,0 +1,38 @@
+"""A real server on 127.0.0.1:0 over a fresh SQLite file, and a connected aio stub."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
+from powercontext_memory.app import open_sqlite_service
+from powercontext_memory.transport.server import RunningServer, start_server
+
+PROGRESS_INTERVAL = 0.2
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
+    service = await open_sqlite_service(
+        tmp_path / "memory.sqlite3", progress_interval=PROGRESS_INTERVAL
+    )
+    running = await start_server(service, "127.0.0.1:0")
+    try:
+        yield running
+    finally:
+        await running.stop(grace=1.0)  # idempotent: some tests stop it themselves
+
+
+@pytest.fixture
+async def channel(server: RunningServer) -> AsyncIterator[grpc.aio.Channel]:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        yield ch
+
+
+@pytest.fixture
+def stub(channel: grpc.aio.Channel) -> pb_grpc.MemoryServiceStub:
+    return pb_grpc.MemoryServiceStub(channel)
