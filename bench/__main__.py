@@ -1,19 +1,25 @@
 """`make bench`: commit cost by memory size and full-text search latency, over real gRPC.
 
-Every figure is measured end to end: a grpc.aio client on a real channel to a real server on
-127.0.0.1, on a real SQLite file in a temporary directory. Medians over repeated runs; the
-targets are the issue's (2-core machine).
+Every figure is measured end to end: this process is a grpc.aio client on a real channel to a
+server started as its own process (`python -m powercontext_memory serve`) on 127.0.0.1, on a
+real SQLite file in a temporary directory. Medians over repeated runs; the targets are the
+issue's (2-core machine).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
+import signal
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,8 +28,7 @@ import grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
-from powercontext_memory.app import open_sqlite_service
-from powercontext_memory.transport.server import MAX_MESSAGE_BYTES, start_server
+from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from .corpus import Corpus
 
@@ -106,15 +111,38 @@ async def _search_latencies(
     return samples, hits / len(queries)
 
 
+@contextlib.contextmanager
+def server_process(database: Path) -> Iterator[int]:
+    """`serve` in its own process, as deployed; yields its port, stops it with SIGTERM."""
+    command = [
+        sys.executable,
+        "-m",
+        "powercontext_memory",
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--database",
+        str(database),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if not line.startswith("serving"):
+            raise RuntimeError(f"server did not start: {line!r}")
+        yield int(line.split(" on ")[1].split()[0].rsplit(":", 1)[1])
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+
+
 async def run(sizes: list[int], commits: int, searches: int) -> list[Figure]:
     figures: list[Figure] = []
     corpus = Corpus(random.Random(20261130))
     with tempfile.TemporaryDirectory(prefix="pcmem-bench-") as tmp:
-        service = await open_sqlite_service(Path(tmp) / "bench.sqlite3")
-        server = await start_server(service, "127.0.0.1:0")
         options = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)]
-        try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}", options=options) as ch:
+        with server_process(Path(tmp) / "bench.sqlite3") as port:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=options) as ch:
                 stub = pb_grpc.MemoryServiceStub(ch)
                 for size in sizes:
                     started = time.perf_counter()
@@ -141,8 +169,6 @@ async def run(sizes: list[int], commits: int, searches: int) -> list[Figure]:
                             f"(mean hits {mean_hits:.1f})",
                         )
                     )
-        finally:
-            await server.stop(grace=1.0)
     return figures
 
 

@@ -25,6 +25,8 @@ from ..domain.models import (
     Revision,
     Source,
     SourceRef,
+    artifact_refs_json,
+    source_refs_json,
 )
 from .spi import EntryVersionRow, RevisionRow, SourceRow
 
@@ -127,8 +129,8 @@ def version_to_row(version: EntryVersion) -> EntryVersionRow:
         previous_version_id=version.previous_version_id,
         kind=content.kind,
         text=content.text,
-        source_refs=canonical_json([r.to_json() for r in content.source_refs]).decode("utf-8"),
-        artifact_refs=canonical_json([r.to_json() for r in content.artifact_refs]).decode("utf-8"),
+        source_refs=source_refs_json(content.source_refs),
+        artifact_refs=artifact_refs_json(content.artifact_refs),
         entry_content_hash=version.entry_content_hash,
         created_in_revision=version.created_in_revision,
     )
@@ -143,8 +145,8 @@ def version_from_row(row: EntryVersionRow) -> EntryVersion:
     except (KeyError, TypeError, ValueError) as exc:
         raise _loss(what, f"refs do not parse ({exc})") from exc
     content = EntryContent(row.kind, row.text, sources, artifacts)
-    if canonical_json([r.to_json() for r in sources]).decode("utf-8") != row.source_refs or (
-        canonical_json([r.to_json() for r in artifacts]).decode("utf-8") != row.artifact_refs
+    if source_refs_json(sources) != row.source_refs or (
+        artifact_refs_json(artifacts) != row.artifact_refs
     ):
         raise _loss(what, "refs are not canonical JSON")
     if content.content_hash() != row.entry_content_hash:

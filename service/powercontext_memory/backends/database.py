@@ -239,7 +239,9 @@ class DatabaseMemoryBackend:
         if not terms:
             raise InvalidArgumentError("query", "has no searchable terms", reason="EMPTY_QUERY")
         ids = [h.artifact_id for h in heads]
-        candidates = await session.tx.fts_candidates(ids, terms, fusion.candidate_pool_size(limit))
+        candidates = await session.tx.fts_candidates(
+            ids, terms, fusion.fts_required_matches(len(terms)), fusion.candidate_pool_size(limit)
+        )
         by_key: dict[fusion.HitKey, HeadProjectionRow] = {}
         ranked: list[fusion.HitKey] = []
         for row in candidates:

@@ -84,11 +84,13 @@ class ReadTransaction(Protocol):
         ...
 
     async def fts_candidates(
-        self, artifact_ids: Sequence[str], terms: Sequence[str], limit: int
+        self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
     ) -> list[HeadProjectionRow]:
-        """Top `limit` projection rows matching any analyzer term, best first.
+        """Top `limit` projection rows of these memories matching analyzer terms, best first.
 
-        `terms` are Analyzer v1 tokens; the adapter quotes them for its own MATCH syntax.
+        `terms` are Analyzer v1 tokens; the adapter quotes them for its own MATCH syntax. Rows
+        matching fewer than `min_matches` distinct terms are useless to the caller (admission
+        refuses them), so an adapter may leave them out of the ranking.
         """
         ...
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import math
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -33,9 +35,34 @@ T = TypeVar("T")
 Db = sqlean.Connection
 
 
-def fts_match_expression(terms: Sequence[str]) -> str:
-    """OR of quoted analyzer tokens: user text never reaches MATCH syntax unquoted."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+MAX_PUSHDOWN_GROUPS = 64  # above this many term combinations, match any term and filter later
+
+
+def _quote(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def fts_match_expression(
+    artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int = 1
+) -> str:
+    """A MATCH expression from quoted analyzer tokens; user text never reaches MATCH syntax.
+
+    The memory filter is a column filter, so FTS5 intersects posting lists instead of ranking
+    every memory's rows. When few enough, "at least min_matches distinct terms" is pushed down
+    as an OR of ANDs: rows the admission rule would refuse are never ranked, and the candidate
+    pool holds only admissible rows (the shared code still applies admission itself).
+    """
+    memories = " OR ".join(_quote(a) for a in artifact_ids)
+    quoted = [_quote(t) for t in terms]
+    if (
+        1 < min_matches <= len(quoted)
+        and math.comb(len(quoted), min_matches) <= MAX_PUSHDOWN_GROUPS
+    ):
+        groups = itertools.combinations(quoted, min_matches)
+        text = " OR ".join("(" + " AND ".join(g) + ")" for g in groups)
+    else:
+        text = " OR ".join(quoted)
+    return f"memory_artifact_id : ({memories}) AND searchable_text : ({text})"
 
 
 def _chunks(items: Sequence[T]) -> list[Sequence[T]]:
@@ -149,7 +176,7 @@ class SQLiteStorage:
                 await conn.run(_rollback)
             raise
         if tx.begun:
-            await conn.run(lambda db: db.execute("COMMIT"))
+            await conn.run(_execute, "COMMIT")
             self._dirty.set()
 
     async def _checkpoint_loop(self) -> None:
@@ -157,7 +184,7 @@ class SQLiteStorage:
         while True:
             await self._dirty.wait()
             self._dirty.clear()
-            await self._checkpointer.run(lambda db: db.execute("PRAGMA wal_checkpoint(PASSIVE)"))
+            await self._checkpointer.run(_execute, "PRAGMA wal_checkpoint(PASSIVE)")
             await asyncio.sleep(CHECKPOINT_INTERVAL)
 
     async def close(self) -> None:
@@ -165,21 +192,38 @@ class SQLiteStorage:
             self._checkpoint_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._checkpoint_task
-        await self._writer.run(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
+        await self._writer.run(_execute, "PRAGMA wal_checkpoint(TRUNCATE)")
         await self._writer.close()
         for reader in self._readers:
             await reader.close()
         await self._checkpointer.close()
 
 
+def _execute(db: Db, sql: str, params: Sequence[Any] = ()) -> None:
+    """Run a statement and close its cursor here, on the connection's own thread.
+
+    A cursor must never leave its thread: one finalized later by another thread, after its
+    connection closed, crashes the process.
+    """
+    db.execute(sql, params).close()
+
+
+def _fetch(db: Db, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    cursor = db.execute(sql, params)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
 def _end_read(db: Db) -> None:
     if db.in_transaction:
-        db.execute("ROLLBACK")
+        _execute(db, "ROLLBACK")
 
 
 def _rollback(db: Db) -> None:
     if db.in_transaction:
-        db.execute("ROLLBACK")
+        _execute(db, "ROLLBACK")
 
 
 def _setup_writer(db: Db) -> None:
@@ -240,7 +284,7 @@ class _SQLiteTransaction:
         begin = self._begin
 
         def call(db: Db) -> T:
-            db.execute(begin)
+            _execute(db, begin)
             return fn(db)
 
         return call
@@ -249,7 +293,12 @@ class _SQLiteTransaction:
         return await self._conn.run(self._with_begin(fn))
 
     def _queue(self, fn: Callable[[Db], Any]) -> None:
-        self._pending.append(self._conn.submit(self._with_begin(fn)))
+        def call(db: Db) -> None:
+            result = fn(db)
+            if isinstance(result, sqlean.Cursor):
+                result.close()  # cursors never leave the connection's thread
+
+        self._pending.append(self._conn.submit(self._with_begin(call)))
 
     async def flush(self) -> None:
         pending, self._pending = self._pending, []
@@ -262,7 +311,7 @@ class _SQLiteTransaction:
         await asyncio.gather(*pending, return_exceptions=True)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return await self._run(lambda db: db.execute(sql, params).fetchall())
+        return await self._run(lambda db: _fetch(db, sql, params))
 
     async def _all_chunked(self, sql: str, items: Sequence[Any]) -> list[Any]:
         """Run `sql` (with one `{marks}` placeholder list) over chunks of items in one hop."""
@@ -337,17 +386,19 @@ class _SQLiteTransaction:
         return [r[0] for r in await self._all("SELECT artifact_id FROM artifact_heads ORDER BY 1")]
 
     async def fts_candidates(
-        self, artifact_ids: Sequence[str], terms: Sequence[str], limit: int
+        self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
     ) -> list[HeadProjectionRow]:
+        # FTS5 answers "ORDER BY rank LIMIT k" on its own table without sorting every match;
+        # only the top k rows are then joined to the head projection.
         sql = (
             "SELECT h.memory_artifact_id, h.entry_id, h.entry_version_id, h.entry_content_hash, "
-            "h.searchable_text FROM memory_entry_search_fts f "
+            "h.searchable_text FROM (SELECT rowid, rank FROM memory_entry_search_fts "
+            "WHERE memory_entry_search_fts MATCH ? ORDER BY rank LIMIT ?) AS f "
             "JOIN memory_entry_heads h ON h.projection_id = f.rowid "
-            "WHERE memory_entry_search_fts MATCH ? "
-            f"AND h.memory_artifact_id IN ({_marks(len(artifact_ids))}) "
-            "ORDER BY f.rank, h.memory_artifact_id, h.entry_id LIMIT ?"
+            "ORDER BY f.rank, h.memory_artifact_id, h.entry_id"
         )
-        rows = await self._all(sql, (fts_match_expression(terms), *artifact_ids, limit))
+        expression = fts_match_expression(artifact_ids, terms, min_matches)
+        rows = await self._all(sql, (expression, limit))
         return [HeadProjectionRow(*r) for r in rows]
 
     async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
@@ -380,7 +431,8 @@ class _SQLiteTransaction:
             row.committed_at_ms,
         )
         self._queue(
-            lambda db: db.execute(
+            lambda db: _execute(
+                db,
                 f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 params,
@@ -469,8 +521,9 @@ class _SQLiteTransaction:
                         ),
                     ).lastrowid
                 db.execute(
-                    "INSERT INTO memory_entry_search_fts (rowid, searchable_text) VALUES (?, ?)",
-                    (pid, r.searchable_text),
+                    "INSERT INTO memory_entry_search_fts "
+                    "(rowid, memory_artifact_id, searchable_text) VALUES (?, ?, ?)",
+                    (pid, r.memory_artifact_id, r.searchable_text),
                 )
 
         if rows:

@@ -76,7 +76,9 @@ CREATE TABLE IF NOT EXISTS memory_entry_heads (
 
 -- rowid = memory_entry_heads.projection_id. Analyzer v1 has already split the text; '_' must
 -- stay inside tokens (u_4e2d, b_4e2d_6587) and diacritics are the analyzer's business.
+-- memory_artifact_id is indexed so that a search's memory filter is part of the MATCH.
 CREATE VIRTUAL TABLE IF NOT EXISTS memory_entry_search_fts USING fts5(
+    memory_artifact_id,
     searchable_text,
     tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
 );

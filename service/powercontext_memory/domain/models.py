@@ -7,6 +7,7 @@ live in exactly one place. Refs are always held sorted and de-duplicated.
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -64,6 +65,29 @@ class SourceRef:
         return SourceRef(str(data["source_id"]), str(data["content_hash"]))
 
 
+def _json_string(value: str) -> str:
+    # json.dumps escapes exactly what RFC 8785 escapes when ensure_ascii is off.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def source_refs_json(refs: tuple[SourceRef, ...]) -> str:
+    """Canonical JSON array of source refs (keys in JCS order: content_hash, source_id)."""
+    items = ",".join(
+        f'{{"content_hash":{_json_string(r.content_hash)},"source_id":{_json_string(r.source_id)}}}'
+        for r in refs
+    )
+    return f"[{items}]"
+
+
+def artifact_refs_json(refs: tuple[ArtifactRef, ...]) -> str:
+    """Canonical JSON array of artifact refs (keys in JCS order: artifact_id, revision)."""
+    items = ",".join(
+        f'{{"artifact_id":{_json_string(r.artifact_id)},"revision":{int(r.revision)}}}'
+        for r in refs
+    )
+    return f"[{items}]"
+
+
 def normalize_source_refs(refs: tuple[SourceRef, ...] | list[SourceRef]) -> tuple[SourceRef, ...]:
     """Sorted by (source_id, content_hash), duplicates removed (ids are ASCII: bytes order)."""
     return tuple(sorted(set(refs)))
@@ -93,7 +117,13 @@ class EntryContent:
         }
 
     def canonical_bytes(self) -> bytes:
-        return canonical_json(self.to_json())
+        """Same bytes as canonical_json(to_json()), assembled from pieces (on every read)."""
+        return (
+            f'{{"artifact_refs":{artifact_refs_json(self.artifact_refs)},'
+            f'"kind":{_json_string(self.kind)},'
+            f'"source_refs":{source_refs_json(self.source_refs)},'
+            f'"text":{_json_string(self.text)}}}'
+        ).encode()
 
     def content_hash(self) -> str:
         return prefixed_sha256(ENTRY_CONTENT_PREFIX, self.canonical_bytes())
