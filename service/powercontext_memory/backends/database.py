@@ -34,7 +34,14 @@ from ..domain.models import (
     Source,
 )
 from . import codec
-from .spi import HeadProjectionRow, ReadTransaction, RevisionRow, StorageAdapter, WriteTransaction
+from .spi import (
+    HeadProjectionRow,
+    ReadTransaction,
+    RevisionRow,
+    SearchCandidate,
+    StorageAdapter,
+    WriteTransaction,
+)
 
 # Test seam: called with a step name inside the commit transaction ("revision", "head",
 # "versions", "projection"); raising there must roll everything back.
@@ -242,13 +249,14 @@ class DatabaseMemoryBackend:
         candidates = await session.tx.fts_candidates(
             ids, terms, fusion.fts_required_matches(len(terms)), fusion.candidate_pool_size(limit)
         )
-        by_key: dict[fusion.HitKey, HeadProjectionRow] = {}
+        by_key: dict[fusion.HitKey, SearchCandidate] = {}
         ranked: list[fusion.HitKey] = []
-        for row in candidates:
+        for candidate in candidates:
+            row = candidate.projection
             if not fusion.fts_admits(terms, row.searchable_text.split(" ")):
                 continue
             key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
-            by_key[key] = row
+            by_key[key] = candidate
             ranked.append(key)
         fused = fusion.rrf_fuse({"fts": ranked})
         return await _verified_hits(session, heads, fused, by_key, limit)
@@ -258,33 +266,36 @@ async def _verified_hits(
     session: ReadSession,
     heads: Sequence[ArtifactRef],
     fused: Sequence[fusion.FusedHit],
-    rows: dict[fusion.HitKey, HeadProjectionRow],
+    candidates: dict[fusion.HitKey, SearchCandidate],
     limit: int,
 ) -> list[Hit]:
-    """Keep candidates the authoritative head manifest confirms (membership, version, hash)."""
+    """Keep candidates the authoritative head manifest confirms (membership, exact version,
+    hash), and whose version row matches that hash from its canonical bytes."""
     head_by_id = {h.artifact_id: h for h in heads}
-    confirmed: list[fusion.FusedHit] = []
+    hits: list[Hit] = []
     for hit in fused:
         ref = head_by_id[hit.key.memory_artifact_id]
         entry = (await session.revision(ref)).content.by_entry_id.get(hit.key.entry_id)
-        row = rows[hit.key]
+        candidate = candidates[hit.key]
         if (
             entry is None
             or entry.state is not EntryState.ACTIVE
             or entry.entry_version_id != hit.key.entry_version_id
-            or entry.entry_content_hash != row.entry_content_hash
+            or entry.entry_content_hash != candidate.projection.entry_content_hash
         ):
             continue  # projection row not backed by the manifest: never returned
-        confirmed.append(hit)
-        if len(confirmed) == limit:
-            break
-    versions = await session.versions([h.key.entry_version_id for h in confirmed])
-    hits = []
-    for hit in confirmed:
-        version = versions[hit.key.entry_version_id]
+        if candidate.version is None:
+            raise DataLossError(
+                f"memory_entry_versions[{entry.entry_version_id}]: referenced by a manifest "
+                "but missing",
+                metadata={"row": f"memory_entry_versions[{entry.entry_version_id}]"},
+            )
+        version = codec.version_from_row(candidate.version)
+        if version.entry_content_hash != entry.entry_content_hash:
+            continue
         hits.append(
             Hit(
-                memory_ref=head_by_id[hit.key.memory_artifact_id],
+                memory_ref=ref,
                 entry_id=version.entry_id,
                 entry_version_id=version.entry_version_id,
                 entry_content_hash=version.entry_content_hash,
@@ -294,6 +305,8 @@ async def _verified_hits(
                 matched_by=hit.matched_by,
             )
         )
+        if len(hits) == limit:
+            break
     return hits
 
 

@@ -62,6 +62,15 @@ class HeadProjectionRow:
     searchable_text: str
 
 
+@dataclass(frozen=True, slots=True)
+class SearchCandidate:
+    """A projection row found by a search channel, with the entry version row it names
+    (read in the same statement, so that a search needs no extra round trip)."""
+
+    projection: HeadProjectionRow
+    version: EntryVersionRow | None
+
+
 class ReadTransaction(Protocol):
     """A consistent snapshot. Every method reads; none writes."""
 
@@ -85,7 +94,7 @@ class ReadTransaction(Protocol):
 
     async def fts_candidates(
         self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
-    ) -> list[HeadProjectionRow]:
+    ) -> list[SearchCandidate]:
         """Top `limit` projection rows of these memories matching analyzer terms, best first.
 
         `terms` are Analyzer v1 tokens; the adapter quotes them for its own MATCH syntax. Rows

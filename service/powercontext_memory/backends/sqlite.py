@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import sqlean
 
 from ..domain.analyzer import ANALYZER_VERSION
-from .spi import EntryVersionRow, HeadProjectionRow, RevisionRow, SourceRow
+from .spi import EntryVersionRow, HeadProjectionRow, RevisionRow, SearchCandidate, SourceRow
 
 SCHEMA_VERSION = "1"
 PAGE_SIZE = 32768
@@ -119,6 +119,7 @@ def _configure(db: Db) -> None:
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA busy_timeout = 10000")
     db.execute("PRAGMA synchronous = NORMAL")
+    db.execute("PRAGMA cache_size = -32000")
 
 
 class SQLiteStorage:
@@ -243,6 +244,12 @@ def _setup_writer(db: Db) -> None:
     expected = {"schema_version": SCHEMA_VERSION, "analyzer": ANALYZER_VERSION}
     if not meta:
         db.executemany("INSERT INTO schema_meta (key, value) VALUES (?, ?)", expected.items())
+        # Relevance comes from the text alone: the memory column is there to filter, and
+        # weighting it 0 also spares bm25 work for a phrase every row of a memory contains.
+        db.execute(
+            "INSERT INTO memory_entry_search_fts (memory_entry_search_fts, rank) "
+            "VALUES ('rank', 'bm25(0.0, 1.0)')"
+        )
         return
     for key, value in expected.items():
         if meta.get(key) != value:
@@ -387,19 +394,40 @@ class _SQLiteTransaction:
 
     async def fts_candidates(
         self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
-    ) -> list[HeadProjectionRow]:
-        # FTS5 answers "ORDER BY rank LIMIT k" on its own table without sorting every match;
-        # only the top k rows are then joined to the head projection.
-        sql = (
-            "SELECT h.memory_artifact_id, h.entry_id, h.entry_version_id, h.entry_content_hash, "
-            "h.searchable_text FROM (SELECT rowid, rank FROM memory_entry_search_fts "
-            "WHERE memory_entry_search_fts MATCH ? ORDER BY rank LIMIT ?) AS f "
-            "JOIN memory_entry_heads h ON h.projection_id = f.rowid "
-            "ORDER BY f.rank, h.memory_artifact_id, h.entry_id"
-        )
+    ) -> list[SearchCandidate]:
+        # Two statements in one hop: FTS5 answers "ORDER BY rank LIMIT k" on its own table
+        # without sorting every match only when it is the whole query (not a joined subquery).
         expression = fts_match_expression(artifact_ids, terms, min_matches)
-        rows = await self._all(sql, (expression, limit))
-        return [HeadProjectionRow(*r) for r in rows]
+
+        def go(db: Db) -> list[Any]:
+            ranked = db.execute(
+                "SELECT rowid FROM memory_entry_search_fts "
+                "WHERE memory_entry_search_fts MATCH ? ORDER BY rank LIMIT ?",
+                (expression, limit),
+            ).fetchall()
+            ids = [r[0] for r in ranked]
+            heads = ", ".join(f"h.{c.strip()}" for c in _HEAD_COLUMNS.split(","))
+            versions = ", ".join(f"v.{c.strip()}" for c in _VERSION_COLUMNS.split(","))
+            by_id = {
+                r[0]: r[1:]
+                for r in db.execute(
+                    f"SELECT h.projection_id, {heads}, {versions} FROM memory_entry_heads h "
+                    "LEFT JOIN memory_entry_versions v "
+                    "ON v.entry_version_id = h.entry_version_id "
+                    f"WHERE h.projection_id IN ({_marks(len(ids))})",
+                    ids,
+                ).fetchall()
+            }
+            return [by_id[i] for i in ids if i in by_id]
+
+        width = len(_HEAD_COLUMNS.split(","))
+        return [
+            SearchCandidate(
+                HeadProjectionRow(*r[:width]),
+                EntryVersionRow(*r[width:]) if r[width] is not None else None,
+            )
+            for r in await self._run(go)
+        ]
 
     async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
         rows = await self._all(
