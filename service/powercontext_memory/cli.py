@@ -110,8 +110,107 @@ def serve(args: argparse.Namespace) -> int:
         return 1
 
 
+# -- admin: verify, rebuild-projection ----------------------------------------------------------
+
+
+def _database_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--database",
+        default=os.environ.get(ENV_DATABASE, DEFAULT_DATABASE),
+        help=f"SQLite database file (env {ENV_DATABASE}, default {DEFAULT_DATABASE})",
+    )
+
+
+def _existing_database(path: str) -> bool:
+    # Opening would create an empty database; an admin command on a typo must fail instead.
+    if not os.path.isfile(path):
+        print(f"error: no database at {path}", file=sys.stderr)
+        return False
+    return True
+
+
+async def _verify_async(args: argparse.Namespace) -> int:
+    from .verifier import verify
+
+    service = await open_sqlite_service(args.database)
+    try:
+        report = await verify(service.backend)
+    finally:
+        await service.close()
+    for problem in report.problems:
+        print(f"PROBLEM {problem}")
+    summary = (
+        f"{report.memories} memories, {report.revisions} revisions, "
+        f"{report.entry_versions} entry versions, {report.sources} sources"
+    )
+    if report.ok:
+        print(f"OK: {summary} verified")
+        return 0
+    print(f"FAILED: {len(report.problems)} problem(s) in {summary}")
+    return 1
+
+
+def verify_command(args: argparse.Namespace) -> int:
+    if not _existing_database(args.database):
+        return 2
+    return asyncio.run(_verify_async(args))
+
+
+def _rebuild_arguments(parser: argparse.ArgumentParser) -> None:
+    _database_argument(parser)
+    parser.add_argument(
+        "--memory",
+        action="append",
+        default=[],
+        metavar="ARTIFACT_ID",
+        help="rebuild only this memory (repeatable); default: every memory",
+    )
+
+
+async def _rebuild_async(args: argparse.Namespace) -> int:
+    service = await open_sqlite_service(args.database)
+    try:
+        backend = service.backend
+        if args.memory:
+            ids = list(args.memory)
+        else:
+            async with backend.read() as session:
+                ids = await session.tx.artifact_ids()
+        for number, artifact_id in enumerate(ids, start=1):
+            rows = await backend.rebuild_projection(artifact_id)
+            print(f"[{number}/{len(ids)}] {artifact_id}: {rows} active entries projected")
+    finally:
+        await service.close()
+    print(f"rebuilt the head projection and full-text index of {len(ids)} memories")
+    return 0
+
+
+def rebuild_command(args: argparse.Namespace) -> int:
+    if not _existing_database(args.database):
+        return 2
+    from .domain.errors import MemoryServiceError
+
+    try:
+        return asyncio.run(_rebuild_async(args))
+    except MemoryServiceError as error:
+        print(f"error: {error.message}", file=sys.stderr)
+        return 1
+
+
 COMMANDS: list[Command] = [
     Command("serve", "run the gRPC server", _serve_arguments, serve),
+    Command(
+        "verify",
+        "re-check every stored revision, entry version, source and the projection offline",
+        _database_argument,
+        verify_command,
+    ),
+    Command(
+        "rebuild-projection",
+        "rebuild the head projection and full-text index from the authoritative tables",
+        _rebuild_arguments,
+        rebuild_command,
+    ),
 ]
 
 
