@@ -1,0 +1,63 @@
+"""Compare-and-swap over the wire: racing writers on one base revision."""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
+from powercontext.memory.v1 import types_pb2 as types
+from powercontext_memory.transport.errors import error_info
+
+
+def _remember(memory: types.ArtifactRef | None, text: str) -> pb.RememberRequest:
+    request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text=text)])
+    if memory is not None:
+        request.memory.CopyFrom(memory)
+    return request
+
+
+async def test_two_writers_on_one_base_exactly_one_wins(stub: pb_grpc.MemoryServiceStub) -> None:
+    base = (await stub.Remember(_remember(None, "base entry"))).memory
+    outcomes = await asyncio.gather(
+        stub.Remember(_remember(base, "writer one")),
+        stub.Remember(_remember(base, "writer two")),
+        return_exceptions=True,
+    )
+    wins = [o for o in outcomes if isinstance(o, pb.RememberResponse)]
+    losses = [o for o in outcomes if isinstance(o, grpc.aio.AioRpcError)]
+    assert len(wins) == 1 and len(losses) == 1, outcomes
+    assert wins[0].memory.revision == 2
+    assert losses[0].code() == grpc.StatusCode.ABORTED
+    reason, metadata = error_info(losses[0])
+    assert reason == "REVISION_CONFLICT" and metadata["headRevision"] == "2"
+    head = await stub.GetMemory(
+        pb.GetMemoryRequest(memory=types.ArtifactRef(artifact_id=base.artifact_id, revision=0))
+    )
+    assert head.memory.revision == 2 and head.active_entries == 2
+
+
+async def test_racing_writers_with_retries_build_a_gapless_history(
+    stub: pb_grpc.MemoryServiceStub,
+) -> None:
+    base = (await stub.Remember(_remember(None, "base entry"))).memory
+    head_ref = types.ArtifactRef(artifact_id=base.artifact_id, revision=0)
+
+    async def writer(n: int) -> None:
+        for i in range(4):
+            while True:
+                head = (await stub.GetMemory(pb.GetMemoryRequest(memory=head_ref))).memory
+                try:
+                    await stub.Remember(_remember(head, f"writer {n} note {i}"))
+                    break
+                except grpc.aio.AioRpcError as error:
+                    assert error.code() == grpc.StatusCode.ABORTED
+
+    await asyncio.gather(*(writer(n) for n in range(6)))
+    head = await stub.GetMemory(pb.GetMemoryRequest(memory=head_ref))
+    assert head.memory.revision == 1 + 6 * 4 and head.active_entries == 1 + 6 * 4
+    stream = stub.Changes(pb.ChangesRequest(memory=head.memory, since_revision=0))
+    revisions = [message.revision.memory_ref.revision async for message in stream]
+    assert revisions == list(range(1, 26))
