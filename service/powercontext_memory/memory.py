@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import enum
+import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+import numpy.typing as npt
+
 from .backends.codec import source_record_hash
 from .backends.database import DatabaseMemoryBackend, ReadSession, RevisionChanges
-from .domain import lifecycle, validation
+from .domain import fusion, lifecycle, validation
 from .domain.analyzer import ANALYZER_VERSION
 from .domain.canonical import nfc
 from .domain.errors import (
@@ -31,6 +36,7 @@ from .domain.lifecycle import EntryRef, EntryResult, OrganizeStep
 from .domain.models import (
     ArtifactRef,
     Citation,
+    EmbeddingProfile,
     EntryContent,
     EntryState,
     EntryVersion,
@@ -41,7 +47,10 @@ from .domain.models import (
     Source,
     SourceRef,
 )
+from .embedding.base import EmbeddingModel, EmbeddingUnavailableError
 from .notifier import CommitNotifier
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_SEARCH_LIMIT = 8
 MAX_SEARCH_LIMIT = 100
@@ -120,7 +129,10 @@ class Capabilities:
     candidate_extraction: bool = False
     change_follow: bool = True
     analyzer: str = ANALYZER_VERSION
-    embedding_profile: None = field(default=None)
+    # The database's fixed profile (set even when this server's model cannot use it).
+    embedding_profile: EmbeddingProfile | None = field(default=None)
+    # Why vector/hybrid are off, when they are.
+    vector_unavailable_reason: str = ""
 
 
 def _write_result(
@@ -140,26 +152,76 @@ class MemoryService:
         self,
         backend: DatabaseMemoryBackend,
         *,
+        embedding: EmbeddingModel | None = None,
         notifier: CommitNotifier | None = None,
         id_factory: lifecycle.IdFactory = lifecycle.random_id,
         progress_interval: float = DEFAULT_PROGRESS_INTERVAL,
     ) -> None:
         self.backend = backend
+        self.embedding = embedding
         self.notifier = notifier or CommitNotifier()
         self._new_id = id_factory
         self.progress_interval = progress_interval
 
+    def _vector_problem(self) -> str:
+        """Why vectors cannot be written or searched here ("" when they can)."""
+        if self.embedding is None:
+            return "no embedding model is configured"
+        if self.backend.profile is None:
+            return "the database has no embedding profile"
+        if self.embedding.profile != self.backend.profile:
+            return (
+                f"the model's embedding profile {self.embedding.profile.profile_id!r} differs "
+                f"from the database's {self.backend.profile.profile_id!r}: run the offline "
+                "migrate-embedding command"
+            )
+        return ""
+
     def capabilities(self) -> Capabilities:
-        return Capabilities(backend=self.backend.name)
+        problem = self._vector_problem()
+        return Capabilities(
+            backend=self.backend.name,
+            vector=not problem,
+            hybrid=not problem,
+            embedding_profile=self.backend.profile,
+            vector_unavailable_reason=problem,
+        )
 
     async def close(self) -> None:
         self.notifier.close()
+        if self.embedding is not None:
+            await self.embedding.close()
         await self.backend.close()
 
     async def _commit(self, plan: lifecycle.CommitPlan) -> Revision:
+        plan = await self._with_vectors(plan)
         revision = await self.backend.commit(plan)
         self.notifier.publish(plan.artifact_id)
         return revision
+
+    async def _with_vectors(self, plan: lifecycle.CommitPlan) -> lifecycle.CommitPlan:
+        """Attach vectors to the rows this commit projects, computed outside the transaction.
+
+        A model that is down, or a vector that fails the checks, leaves those rows without a
+        vector (never a stale or placeholder one): the memory is then incomplete for vector
+        search until an offline rebuild.
+        """
+        if not plan.projection_upserts or self._vector_problem():
+            return plan
+        vectors = await embed_checked(self, [r.text for r in plan.projection_upserts])
+        assert self.backend.profile is not None
+        profile = self.backend.profile
+        rows = tuple(
+            dataclasses.replace(
+                row,
+                embedding=vector.astype("<f4").tobytes(),
+                embedding_content_hash=profile.embedding_content_hash(row.entry_content_hash),
+            )
+            if vector is not None
+            else row
+            for row, vector in zip(plan.projection_upserts, vectors, strict=True)
+        )
+        return dataclasses.replace(plan, projection_upserts=rows)
 
     # -- sources --------------------------------------------------------------------------------
 
@@ -366,29 +428,60 @@ class MemoryService:
         for i, ref in enumerate(memories):
             _require_memory_ref(f"memories[{i}]", ref)
         refs = list(dict.fromkeys(memories))
-        run_mode, fallback = self._resolve_search_mode(mode)
+        query_vector, problem = await self._query_vector(query, mode)
         async with self.backend.read() as session:
             heads = await session.heads([r.artifact_id for r in refs])
             for i, ref in enumerate(memories):
                 _require_head(f"memories[{i}]", ref, heads.get(ref.artifact_id))
-            hits = await self.backend.search_fts(session, refs, query, limit)
-        return SearchResult(hits, run_mode, fallback)
-
-    def _resolve_search_mode(self, mode: SearchMode) -> tuple[SearchMode, str]:
-        caps = self.capabilities()
-        if mode is SearchMode.AUTO:
-            return SearchMode.FTS, "no embedding model is configured"
-        if mode is SearchMode.FTS:
-            return SearchMode.FTS, ""
-        if (mode is SearchMode.VECTOR and not caps.vector) or (
-            mode is SearchMode.HYBRID and not caps.hybrid
-        ):
-            raise CapabilityNotSupportedError(
-                mode.value,
-                f"{mode.value} search is not available: no embedding model is configured "
-                "(use mode FTS or AUTO)",
+            if query_vector is not None:
+                problem = await self._incomplete(session, refs)
+            if problem:
+                if mode in (SearchMode.VECTOR, SearchMode.HYBRID):
+                    raise CapabilityNotSupportedError(
+                        mode.value,
+                        f"{mode.value} search is not available: {problem} "
+                        "(mode FTS or AUTO still work)",
+                    )
+                query_vector = None
+            run_mode = (
+                SearchMode.FTS
+                if query_vector is None
+                else SearchMode.VECTOR
+                if mode is SearchMode.VECTOR
+                else SearchMode.HYBRID
             )
-        raise CapabilityNotSupportedError(mode.value, f"{mode.value} search is not available")
+            hits = await self.backend.search(
+                session,
+                refs,
+                query,
+                limit,
+                fts=run_mode is not SearchMode.VECTOR,
+                query_vector=query_vector,
+            )
+        return SearchResult(hits, run_mode, problem if mode is SearchMode.AUTO else "")
+
+    async def _query_vector(
+        self, query: str, mode: SearchMode
+    ) -> tuple[npt.NDArray[np.float32] | None, str]:
+        """The query's vector when the mode may use one, else why not (before any read)."""
+        if mode is SearchMode.FTS:
+            return None, ""
+        problem = self._vector_problem()
+        if problem:
+            return None, problem
+        [vector] = await embed_checked(self, [query])
+        if vector is None:
+            return None, "the embedding model is unavailable"
+        return vector, ""
+
+    async def _incomplete(self, session: ReadSession, refs: Sequence[ArtifactRef]) -> str:
+        for ref in refs:
+            if not (await self.backend.memory_vectors(session, ref)).complete:
+                return (
+                    f"the vector projection of memory {ref.artifact_id} is incomplete: "
+                    "run the offline rebuild-vectors command"
+                )
+        return ""
 
     async def expand(self, citations: Sequence[Citation]) -> list[ExpandedEntry]:
         if not citations:
@@ -429,6 +522,31 @@ async def _expand_one(session: ReadSession, field_name: str, citation: Citation)
             metadata={"row": f"memory_entry_versions[{version.entry_version_id}]"},
         )
     return ExpandedEntry(citation, version, entry.state)
+
+
+async def embed_checked(
+    service: MemoryService, texts: Sequence[str]
+) -> list[npt.NDArray[np.float32] | None]:
+    """Vectors for `texts`, None where the model failed or a vector fails the checks."""
+    assert service.embedding is not None and service.backend.profile is not None
+    try:
+        result = await service.embedding.embed(list(texts))
+    except EmbeddingUnavailableError as error:
+        logger.warning("embedding model unavailable, continuing without vectors: %s", error)
+        return [None] * len(texts)
+    if len(result.vectors) != len(texts):
+        logger.warning(
+            "embedding model returned %d vectors for %d texts", len(result.vectors), len(texts)
+        )
+        return [None] * len(texts)
+    out: list[npt.NDArray[np.float32] | None] = []
+    for vector in result.vectors:
+        try:
+            out.append(fusion.check_embedding(vector, service.backend.profile.dimension))
+        except ValueError as error:
+            logger.warning("refusing a vector from the embedding model: %s", error)
+            out.append(None)
+    return out
 
 
 def _resolve_remember_mode(

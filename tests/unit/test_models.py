@@ -23,3 +23,17 @@ def test_entry_content_bytes_equal_generic_encoder(
 ) -> None:
     content = EntryContent(kind, text, tuple(sources), tuple(artifacts))
     assert content.canonical_bytes() == canonical_json(content.to_json())
+
+
+def test_embedding_hash_equals_generic_encoding() -> None:
+    from powercontext_memory.domain.canonical import EMBEDDING_CONTENT_PREFIX, prefixed_sha256
+    from powercontext_memory.domain.models import EmbeddingProfile
+
+    profile = EmbeddingProfile("minilm-l6-v2-int8", "all-MiniLM-L6-v2-onnx-int8", 384)
+    entry_hash = "ab" * 32
+    generic = canonical_json({"entry_content_hash": entry_hash, "profile": profile.to_json()})
+    assert profile.embedding_content_hash(entry_hash) == prefixed_sha256(
+        EMBEDDING_CONTENT_PREFIX, generic
+    )
+    other = EmbeddingProfile("minilm-l6-v2-int8", "all-MiniLM-L6-v2-onnx-int8", 384, "l2", "none")
+    assert other.embedding_content_hash(entry_hash) != profile.embedding_content_hash(entry_hash)

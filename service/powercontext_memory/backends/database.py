@@ -9,14 +9,20 @@ authoritative manifest. Adapters supply only storage primitives (backends/spi.py
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from ..domain import analyzer, fusion
 from ..domain.errors import (
+    CapabilityNotSupportedError,
     DataLossError,
     FailedPreconditionError,
     InvalidArgumentError,
@@ -26,6 +32,7 @@ from ..domain.errors import (
 from ..domain.lifecycle import CommitPlan, ProjectionRow
 from ..domain.models import (
     ArtifactRef,
+    EmbeddingProfile,
     EntryState,
     EntryVersion,
     Hit,
@@ -42,6 +49,7 @@ from .spi import (
     StorageAdapter,
     WriteTransaction,
 )
+from .vector_index import MemoryVectors, VectorIndex, merge_nearest
 
 # Test seam: called with a step name inside the commit transaction ("revision", "head",
 # "versions", "projection"); raising there must roll everything back.
@@ -167,6 +175,25 @@ class DatabaseMemoryBackend:
         self.commit_hook = commit_hook
         self._cache = RevisionCache()
         self._write_lock = asyncio.Lock()
+        # The database's fixed embedding profile (None until one is fixed) and its vectors.
+        self.profile: EmbeddingProfile | None = None
+        self.vectors: VectorIndex | None = None
+
+    async def load_profile(self) -> EmbeddingProfile | None:
+        async with self.adapter.read() as tx:
+            stored = await tx.embedding_profile_json()
+        self._use_profile(EmbeddingProfile.from_json(json.loads(stored)) if stored else None)
+        return self.profile
+
+    def _use_profile(self, profile: EmbeddingProfile | None) -> None:
+        self.profile = profile
+        self.vectors = VectorIndex(profile) if profile else None
+
+    async def set_profile(self, profile: EmbeddingProfile) -> None:
+        """Fix the profile (first use) or, offline, replace it: all stored vectors are dropped."""
+        async with self._write_lock, self.adapter.write() as tx:
+            await tx.set_embedding_profile(profile.canonical_text, profile.dimension)
+        self._use_profile(profile)
 
     @property
     def name(self) -> str:
@@ -208,14 +235,31 @@ class DatabaseMemoryBackend:
             self._step("versions")
             if plan.projection_removals:
                 await tx.remove_projection(plan.artifact_id, plan.projection_removals)
-            await tx.upsert_projection(
-                plan.next_revision,
-                [_head_row(plan.artifact_id, r) for r in plan.projection_upserts],
-            )
+            rows = [_head_row(plan.artifact_id, r) for r in plan.projection_upserts]
+            self._check_vectors(rows)
+            await tx.upsert_projection(plan.next_revision, rows)
             self._step("projection")
         revision = Revision(next_ref, plan.content, plan.lineage, row.committed_at_ms)
         self._cache.put(revision)
         return revision
+
+    def _check_vectors(self, rows: Sequence[HeadProjectionRow]) -> None:
+        """A vector enters the projection only bound to this profile and this exact content."""
+        for row in rows:
+            if row.embedding is None:
+                continue
+            if self.profile is None or row.embedding_content_hash != (
+                self.profile.embedding_content_hash(row.entry_content_hash)
+            ):
+                raise FailedPreconditionError(
+                    f"vector for entry {row.entry_id} is not bound to this database's embedding "
+                    "profile and the entry's content",
+                    reason="EMBEDDING_MISMATCH",
+                    metadata={"entryId": row.entry_id},
+                )
+            fusion.check_embedding(
+                np.frombuffer(row.embedding, dtype="<f4"), self.profile.dimension
+            )
 
     async def put_source(self, source: Source) -> tuple[Source, bool]:
         async with self._write_lock, self.adapter.write() as tx:
@@ -225,41 +269,120 @@ class DatabaseMemoryBackend:
             rows = await tx.source_rows([source.source_id])
         return codec.source_from_row(rows[0]), False
 
-    async def rebuild_projection(self, artifact_id: str) -> int:
-        """Offline: replace one memory's projection with the one derived from its head."""
+    async def rebuild_projection(
+        self, artifact_id: str, vectors: Mapping[str, tuple[bytes, str]] | None = None
+    ) -> int:
+        """Offline: replace one memory's projection with the one derived from its head.
+
+        `vectors` maps entry version id -> (float32 bytes, embedding hash) for the rows that get
+        a vector; rows without one are written without (their memory stays incomplete).
+        """
         async with self._write_lock, self.adapter.write() as tx:
             session = ReadSession(tx, self._cache)
             head = await session.head(artifact_id)
             revision = await session.revision(ArtifactRef(artifact_id, head))
-            rows = await expected_projection(session, revision)
+            rows = [
+                dataclasses.replace(r, embedding=v[0], embedding_content_hash=v[1])
+                if (v := (vectors or {}).get(r.entry_version_id))
+                else r
+                for r in await expected_projection(session, revision)
+            ]
+            self._check_vectors(rows)
             await tx.clear_projection(artifact_id)
             await tx.upsert_projection(head, rows)
+        if self.vectors is not None:
+            self.vectors.forget()
         return len(rows)
 
     # -- search ---------------------------------------------------------------------------------
 
-    async def search_fts(
-        self, session: ReadSession, heads: Sequence[ArtifactRef], query: str, limit: int
+    async def search(
+        self,
+        session: ReadSession,
+        heads: Sequence[ArtifactRef],
+        query: str,
+        limit: int,
+        *,
+        fts: bool,
+        query_vector: npt.NDArray[np.float32] | None,
     ) -> list[Hit]:
-        """Full text over the latest-head projection, admitted, fused, and re-checked."""
-        terms = analyzer.query_terms(query)
-        if not terms:
-            raise InvalidArgumentError("query", "has no searchable terms", reason="EMPTY_QUERY")
-        ids = [h.artifact_id for h in heads]
-        candidates = await session.tx.fts_candidates(
-            ids, terms, fusion.fts_required_matches(len(terms)), fusion.candidate_pool_size(limit)
-        )
-        by_key: dict[fusion.HitKey, SearchCandidate] = {}
-        ranked: list[fusion.HitKey] = []
-        for candidate in candidates:
-            row = candidate.projection
-            if not fusion.fts_admits(terms, row.searchable_text.split(" ")):
-                continue
-            key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
-            by_key[key] = candidate
-            ranked.append(key)
-        fused = fusion.rrf_fuse({"fts": ranked})
-        return await _verified_hits(session, heads, fused, by_key, limit)
+        """Each enabled channel over the latest-head projection, admitted, fused (RRF) and
+        re-checked against the authoritative head manifests."""
+        pool = fusion.candidate_pool_size(limit)
+        channels: dict[str, list[fusion.HitKey]] = {}
+        candidates: dict[fusion.HitKey, SearchCandidate] = {}
+        if fts:
+            terms = analyzer.query_terms(query)
+            if not terms and query_vector is None:
+                raise InvalidArgumentError("query", "has no searchable terms", reason="EMPTY_QUERY")
+            channels["fts"] = await _fts_channel(session, heads, terms, pool, candidates)
+        if query_vector is not None:
+            channels["vector"] = await self._vector_channel(
+                session, heads, query_vector, pool, candidates
+            )
+        fused = fusion.rrf_fuse(channels)
+        return await _verified_hits(session, heads, fused, candidates, limit)
+
+    async def memory_vectors(self, session: ReadSession, head: ArtifactRef) -> MemoryVectors:
+        """One memory's checked vectors at `head` (loaded once, then kept current)."""
+        if self.vectors is None:
+            raise CapabilityNotSupportedError("vector", "this database has no embedding profile")
+
+        async def changed(artifact_id: str, first: int, last: int) -> set[str]:
+            revisions = await session.changes(artifact_id, first, last)
+            return {c.entry_id for r in revisions for c in r.changes}
+
+        return await self.vectors.at_head(session.tx, head, changed)
+
+    async def _vector_channel(
+        self,
+        session: ReadSession,
+        heads: Sequence[ArtifactRef],
+        query_vector: npt.NDArray[np.float32],
+        pool: int,
+        candidates: dict[fusion.HitKey, SearchCandidate],
+    ) -> list[fusion.HitKey]:
+        groups = [
+            (await self.memory_vectors(session, h)).nearest(query_vector, pool) for h in heads
+        ]
+        hits = merge_nearest(groups, pool)
+        missing = [h for h in hits if h.key not in candidates]
+        rows = await session.tx.entry_version_rows([h.key.entry_version_id for h in missing])
+        by_id = {r.entry_version_id: r for r in rows}
+        for hit in missing:
+            key = hit.key
+            projection = HeadProjectionRow(
+                key.memory_artifact_id,
+                key.entry_id,
+                key.entry_version_id,
+                hit.entry_content_hash,
+                "",
+            )
+            candidates[key] = SearchCandidate(projection, by_id.get(key.entry_version_id))
+        return [h.key for h in hits]
+
+
+async def _fts_channel(
+    session: ReadSession,
+    heads: Sequence[ArtifactRef],
+    terms: Sequence[str],
+    pool: int,
+    candidates: dict[fusion.HitKey, SearchCandidate],
+) -> list[fusion.HitKey]:
+    if not terms:
+        return []
+    found = await session.tx.fts_candidates(
+        [h.artifact_id for h in heads], terms, fusion.fts_required_matches(len(terms)), pool
+    )
+    ranked: list[fusion.HitKey] = []
+    for candidate in found:
+        row = candidate.projection
+        if not fusion.fts_admits(terms, row.searchable_text.split(" ")):
+            continue
+        key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
+        candidates[key] = candidate
+        ranked.append(key)
+    return ranked
 
 
 async def _verified_hits(
@@ -328,7 +451,13 @@ async def expected_projection(session: ReadSession, revision: Revision) -> list[
 
 def _head_row(artifact_id: str, row: ProjectionRow) -> HeadProjectionRow:
     return HeadProjectionRow(
-        artifact_id, row.entry_id, row.entry_version_id, row.entry_content_hash, row.searchable_text
+        artifact_id,
+        row.entry_id,
+        row.entry_version_id,
+        row.entry_content_hash,
+        row.searchable_text,
+        row.embedding,
+        row.embedding_content_hash,
     )
 
 

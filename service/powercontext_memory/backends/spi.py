@@ -53,13 +53,32 @@ class SourceRow:
 
 @dataclass(frozen=True, slots=True)
 class HeadProjectionRow:
-    """A row of the latest-head projection (memory_entry_heads) as the adapter stores it."""
+    """A row of the latest-head projection (memory_entry_heads) as the adapter stores it.
+
+    `embedding` (float32 little-endian bytes) and `embedding_content_hash` come together or not
+    at all; written without them, the row has no vector (any old one is removed).
+    """
 
     memory_artifact_id: str
     entry_id: str
     entry_version_id: str
     entry_content_hash: str
     searchable_text: str
+    embedding: bytes | None = None
+    embedding_content_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VectorRow:
+    """A head row with whatever vector metadata and vector are stored for it (may be none)."""
+
+    entry_id: str
+    entry_version_id: str
+    entry_content_hash: str
+    meta_entry_version_id: str | None
+    meta_entry_content_hash: str | None
+    embedding_content_hash: str | None
+    embedding: bytes | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +134,16 @@ class ReadTransaction(Protocol):
         """Every artifact with a head (verifier)."""
         ...
 
+    async def embedding_profile_json(self) -> str | None:
+        """The database's fixed embedding profile (canonical JSON), if one was fixed."""
+        ...
+
+    async def vector_rows(
+        self, artifact_id: str, entry_ids: Sequence[str] | None
+    ) -> list[VectorRow]:
+        """Head rows of one memory (all, or these entries) joined with their vector data."""
+        ...
+
     async def all_entry_version_rows(self, artifact_id: str) -> list[EntryVersionRow]:
         """Every entry version of one memory (verifier)."""
         ...
@@ -145,6 +174,10 @@ class WriteTransaction(ReadTransaction, Protocol):
 
     async def insert_source(self, row: SourceRow) -> bool:
         """False when a source with this id already exists (sources are immutable)."""
+        ...
+
+    async def set_embedding_profile(self, profile_json: str, dimension: int) -> None:
+        """Fix (or, offline, replace) the profile: every stored vector is dropped."""
         ...
 
 

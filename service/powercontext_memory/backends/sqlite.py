@@ -21,9 +21,17 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import sqlean
+import sqlite_vec
 
 from ..domain.analyzer import ANALYZER_VERSION
-from .spi import EntryVersionRow, HeadProjectionRow, RevisionRow, SearchCandidate, SourceRow
+from .spi import (
+    EntryVersionRow,
+    HeadProjectionRow,
+    RevisionRow,
+    SearchCandidate,
+    SourceRow,
+    VectorRow,
+)
 
 SCHEMA_VERSION = "1"
 PAGE_SIZE = 32768
@@ -116,6 +124,12 @@ class _BoundConnection:
 
 
 def _configure(db: Db) -> None:
+    # sqlite-vec (vec0) for the vector projection; extension loading is closed right after.
+    db.enable_load_extension(True)
+    try:
+        sqlite_vec.load(db)
+    finally:
+        db.enable_load_extension(False)
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA busy_timeout = 10000")
     db.execute("PRAGMA synchronous = NORMAL")
@@ -198,6 +212,48 @@ class SQLiteStorage:
         for reader in self._readers:
             await reader.close()
         await self._checkpointer.close()
+
+
+VECTOR_TABLE = "memory_entry_search_vector"
+EMBEDDING_PROFILE_KEY = "embedding_profile"
+
+
+def _has_vector_table(db: Db) -> bool:
+    return (
+        db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (VECTOR_TABLE,)
+        ).fetchone()
+        is not None
+    )
+
+
+def _drop_vectors(db: Db, pids: Sequence[int]) -> None:
+    for chunk in _chunks(list(pids)):
+        marks = _marks(len(chunk))
+        db.execute(
+            f"DELETE FROM memory_entry_vector_metadata WHERE projection_id IN ({marks})", chunk
+        )
+        if _has_vector_table(db):
+            db.execute(f"DELETE FROM {VECTOR_TABLE} WHERE rowid IN ({marks})", chunk)
+
+
+def _drop_projection(db: Db, pids: Sequence[int]) -> None:
+    """Remove head rows with their full-text and vector rows (virtual tables do not cascade)."""
+    _drop_vectors(db, pids)
+    for chunk in _chunks(list(pids)):
+        marks = _marks(len(chunk))
+        db.execute(f"DELETE FROM memory_entry_search_fts WHERE rowid IN ({marks})", chunk)
+        db.execute(f"DELETE FROM memory_entry_heads WHERE projection_id IN ({marks})", chunk)
+
+
+def _insert_vector(db: Db, pid: int, row: HeadProjectionRow) -> None:
+    db.execute(
+        "INSERT INTO memory_entry_vector_metadata "
+        "(projection_id, entry_version_id, entry_content_hash, embedding_content_hash) "
+        "VALUES (?, ?, ?, ?)",
+        (pid, row.entry_version_id, row.entry_content_hash, row.embedding_content_hash),
+    )
+    db.execute(f"INSERT INTO {VECTOR_TABLE} (rowid, embedding) VALUES (?, ?)", (pid, row.embedding))
 
 
 def _execute(db: Db, sql: str, params: Sequence[Any] = ()) -> None:
@@ -533,6 +589,7 @@ class _SQLiteTransaction:
                         ),
                     )
                     db.execute("DELETE FROM memory_entry_search_fts WHERE rowid = ?", (pid,))
+                    _drop_vectors(db, [pid])
                 else:
                     pid = db.execute(
                         "INSERT INTO memory_entry_heads "
@@ -553,6 +610,8 @@ class _SQLiteTransaction:
                     "(rowid, memory_artifact_id, searchable_text) VALUES (?, ?, ?)",
                     (pid, r.memory_artifact_id, r.searchable_text),
                 )
+                if r.embedding is not None:
+                    _insert_vector(db, pid, r)
 
         if rows:
             self._queue(go)
@@ -562,27 +621,82 @@ class _SQLiteTransaction:
             for chunk in _chunks(list(entry_ids)):
                 params = (artifact_id, *chunk)
                 where = f"memory_artifact_id = ? AND entry_id IN ({_marks(len(chunk))})"
-                db.execute(
-                    "DELETE FROM memory_entry_search_fts WHERE rowid IN "
-                    f"(SELECT projection_id FROM memory_entry_heads WHERE {where})",
-                    params,
-                )
-                db.execute(f"DELETE FROM memory_entry_heads WHERE {where}", params)
+                pids = [
+                    r[0]
+                    for r in db.execute(
+                        f"SELECT projection_id FROM memory_entry_heads WHERE {where}", params
+                    ).fetchall()
+                ]
+                _drop_projection(db, pids)
 
         self._queue(go)
 
     async def clear_projection(self, artifact_id: str) -> None:
         def go(db: Db) -> None:
+            pids = [
+                r[0]
+                for r in db.execute(
+                    "SELECT projection_id FROM memory_entry_heads WHERE memory_artifact_id = ?",
+                    (artifact_id,),
+                ).fetchall()
+            ]
+            _drop_projection(db, pids)
+
+        self._queue(go)
+
+    # -- vector projection ------------------------------------------------------------------
+
+    async def embedding_profile_json(self) -> str | None:
+        rows = await self._all(
+            "SELECT value FROM schema_meta WHERE key = ?", (EMBEDDING_PROFILE_KEY,)
+        )
+        return rows[0][0] if rows else None
+
+    async def set_embedding_profile(self, profile_json: str, dimension: int) -> None:
+        """Fix the profile: (re)create an empty vector table of its dimension (offline only)."""
+
+        def go(db: Db) -> None:
+            db.execute("DELETE FROM memory_entry_vector_metadata")
+            db.execute(f"DROP TABLE IF EXISTS {VECTOR_TABLE}")
             db.execute(
-                "DELETE FROM memory_entry_search_fts WHERE rowid IN "
-                "(SELECT projection_id FROM memory_entry_heads WHERE memory_artifact_id = ?)",
-                (artifact_id,),
+                f"CREATE VIRTUAL TABLE {VECTOR_TABLE} USING vec0(embedding float[{int(dimension)}])"
             )
             db.execute(
-                "DELETE FROM memory_entry_heads WHERE memory_artifact_id = ?", (artifact_id,)
+                "INSERT OR REPLACE INTO schema_meta (key, value) VALUES (?, ?)",
+                (EMBEDDING_PROFILE_KEY, profile_json),
             )
 
         self._queue(go)
+
+    async def vector_rows(
+        self, artifact_id: str, entry_ids: Sequence[str] | None
+    ) -> list[VectorRow]:
+        def go(db: Db) -> list[VectorRow]:
+            has_vectors = _has_vector_table(db)
+            vector = "v.embedding" if has_vectors else "NULL"
+            join = (
+                f"LEFT JOIN {VECTOR_TABLE} v ON v.rowid = h.projection_id " if has_vectors else ""
+            )
+            sql = (
+                "SELECT h.entry_id, h.entry_version_id, h.entry_content_hash, "
+                "m.entry_version_id, m.entry_content_hash, m.embedding_content_hash, "
+                f"{vector} FROM memory_entry_heads h "
+                "LEFT JOIN memory_entry_vector_metadata m ON m.projection_id = h.projection_id "
+                f"{join}WHERE h.memory_artifact_id = ?"
+            )
+            if entry_ids is None:
+                return [VectorRow(*r) for r in db.execute(sql, (artifact_id,)).fetchall()]
+            out: list[VectorRow] = []
+            for chunk in _chunks(list(entry_ids)):
+                out.extend(
+                    VectorRow(*r)
+                    for r in db.execute(
+                        f"{sql} AND h.entry_id IN ({_marks(len(chunk))})", (artifact_id, *chunk)
+                    ).fetchall()
+                )
+            return out
+
+        return await self._run(go)
 
     async def insert_source(self, row: SourceRow) -> bool:
         def go(db: Db) -> bool:

@@ -82,3 +82,15 @@ CREATE VIRTUAL TABLE IF NOT EXISTS memory_entry_search_fts USING fts5(
     searchable_text,
     tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
 );
+
+-- Vector projection (RFC): one row per head row that has a vector of the database's fixed
+-- embedding profile; the vectors themselves live in the vec0 table memory_entry_search_vector
+-- (rowid = projection_id), created with the profile's dimension when the profile is fixed.
+CREATE TABLE IF NOT EXISTS memory_entry_vector_metadata (
+    projection_id INTEGER PRIMARY KEY,
+    entry_version_id TEXT NOT NULL,
+    entry_content_hash TEXT NOT NULL,
+    embedding_content_hash TEXT NOT NULL,
+    UNIQUE (entry_version_id),
+    FOREIGN KEY (projection_id) REFERENCES memory_entry_heads (projection_id) ON DELETE CASCADE
+);

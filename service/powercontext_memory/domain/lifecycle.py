@@ -80,12 +80,19 @@ class EntryResult:
 
 @dataclass(frozen=True, slots=True)
 class ProjectionRow:
-    """One active entry of the latest-head projection (what full text search reads)."""
+    """One active entry of the latest-head projection (what full text search reads).
+
+    `text` is the entry text the vector is computed from; the vector and its hash are attached
+    by the service (outside the transaction) when an embedding model is available.
+    """
 
     entry_id: str
     entry_version_id: str
     entry_content_hash: str
     searchable_text: str
+    text: str = ""
+    embedding: bytes | None = None
+    embedding_content_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +184,7 @@ def _projection_row(version: EntryVersion) -> ProjectionRow:
         version.entry_version_id,
         version.entry_content_hash,
         analyzer.searchable_text(version.content.text),
+        version.content.text,
     )
 
 

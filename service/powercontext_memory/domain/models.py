@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from .canonical import (
+    EMBEDDING_CONTENT_PREFIX,
     ENTRY_CONTENT_PREFIX,
     canonical_json,
     prefixed_sha256,
@@ -306,3 +307,54 @@ class Hit:
     text: str
     score: float
     matched_by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EmbeddingProfile:
+    """The one embedding configuration a database is created with (RFC: fixed per deployment).
+
+    Vectors are only comparable within one profile; a server whose model has another profile
+    must not write or search vectors until an offline migration re-embeds everything.
+    """
+
+    profile_id: str
+    model: str
+    dimension: int
+    distance: str = "l2"
+    # "l2": vectors are scaled to unit length, so L2 distance orders like cosine similarity.
+    normalization: str = "l2"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dimension": self.dimension,
+            "distance": self.distance,
+            "model": self.model,
+            "normalization": self.normalization,
+            "profile_id": self.profile_id,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> EmbeddingProfile:
+        return EmbeddingProfile(
+            str(data["profile_id"]),
+            str(data["model"]),
+            int(data["dimension"]),
+            str(data["distance"]),
+            str(data["normalization"]),
+        )
+
+    @cached_property
+    def canonical_text(self) -> str:
+        return canonical_json(self.to_json()).decode()
+
+    def embedding_content_hash(self, entry_content_hash: str) -> str:
+        """Proves a vector was made by this profile for exactly this entry content.
+
+        SHA-256(prefix + JCS{"entry_content_hash", "profile"}), assembled from the profile's
+        canonical text because a vector index checks this for every stored vector.
+        """
+        payload = (
+            f'{{"entry_content_hash":{json.dumps(entry_content_hash)},'
+            f'"profile":{self.canonical_text}}}'
+        ).encode()
+        return prefixed_sha256(EMBEDDING_CONTENT_PREFIX, payload)

@@ -422,8 +422,7 @@ def expanded_entry_pb(entry: ExpandedEntry) -> pb.ExpandedEntry:
 
 
 def capabilities_pb(caps: Capabilities) -> types.Capabilities:
-    # embedding_profile stays unset: no vector infrastructure is configured in this build.
-    return types.Capabilities(
+    message = types.Capabilities(
         fts=caps.fts,
         vector=caps.vector,
         hybrid=caps.hybrid,
@@ -432,3 +431,15 @@ def capabilities_pb(caps: Capabilities) -> types.Capabilities:
         backend=caps.backend,
         analyzer=caps.analyzer,
     )
+    if caps.embedding_profile is not None:
+        p = caps.embedding_profile
+        message.embedding_profile.CopyFrom(
+            types.EmbeddingProfile(
+                profile_id=p.profile_id,
+                model=p.model,
+                dimension=p.dimension,
+                distance=p.distance,
+                normalization=p.normalization,
+            )
+        )
+    return message

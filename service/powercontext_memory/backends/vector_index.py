@@ -1,0 +1,168 @@
+"""The vector channel: per-memory NumPy matrices over the stored vector projection.
+
+A memory's vectors are loaded once, checked row by row (metadata names the head row's exact
+version and content hash, the embedding hash binds the vector to this profile and content, the
+vector is finite, of the profile's dimension and unit length), and then kept current by reading
+only the entries that later revisions changed. A memory is *complete* when every head row has a
+valid vector; only complete memories may be searched by vector (RFC).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from ..domain import fusion
+from ..domain.models import ArtifactRef, EmbeddingProfile
+from .spi import ReadTransaction, VectorRow
+
+_INITIAL_CAPACITY = 64
+
+# (artifact_id, first, last) -> ids of the entries that revisions first..last changed.
+ChangedEntries = Callable[[str, int, int], Awaitable[set[str]]]
+
+
+@dataclass(frozen=True, slots=True)
+class VectorHit:
+    key: fusion.HitKey
+    entry_content_hash: str
+    distance: float
+
+
+@dataclass
+class MemoryVectors:
+    """One memory's valid vectors at one head revision; slots are reused after removals."""
+
+    artifact_id: str
+    revision: int
+    dimension: int
+    matrix: npt.NDArray[np.float32] = field(init=False)
+    valid: npt.NDArray[np.bool_] = field(init=False)
+    slots: dict[str, int] = field(default_factory=dict)
+    # slot -> (entry id, version id, content hash)
+    keys: dict[int, tuple[str, str, str]] = field(default_factory=dict)
+    free: list[int] = field(default_factory=list)
+    invalid: set[str] = field(default_factory=set)  # head entries without a valid vector
+
+    def __post_init__(self) -> None:
+        self.matrix = np.zeros((_INITIAL_CAPACITY, self.dimension), dtype=np.float32)
+        self.valid = np.zeros(_INITIAL_CAPACITY, dtype=bool)
+
+    @property
+    def complete(self) -> bool:
+        return not self.invalid
+
+    def _slot(self) -> int:
+        if self.free:
+            return self.free.pop()
+        used = len(self.slots) + len(self.free)
+        if used == len(self.valid):
+            self.matrix = np.concatenate([self.matrix, np.zeros_like(self.matrix)])
+            self.valid = np.concatenate([self.valid, np.zeros_like(self.valid)])
+        return used
+
+    def remove(self, entry_id: str) -> None:
+        self.invalid.discard(entry_id)
+        slot = self.slots.pop(entry_id, None)
+        if slot is not None:
+            self.valid[slot] = False
+            self.keys.pop(slot, None)
+            self.free.append(slot)
+
+    def put(self, row: VectorRow, profile: EmbeddingProfile) -> None:
+        self.remove(row.entry_id)
+        vector = _valid_vector(row, profile)
+        if vector is None:
+            self.invalid.add(row.entry_id)
+            return
+        slot = self._slot()
+        self.matrix[slot] = vector
+        self.valid[slot] = True
+        self.slots[row.entry_id] = slot
+        self.keys[slot] = (row.entry_id, row.entry_version_id, row.entry_content_hash)
+
+    def nearest(self, query: npt.NDArray[np.float32], pool: int) -> list[VectorHit]:
+        """Up to `pool` admitted rows by ascending L2 distance (unit vectors: d² = 2 − 2·cos)."""
+        if not self.slots:
+            return []
+        similarity = self.matrix @ query
+        similarity[~self.valid] = -np.inf
+        count = min(pool, len(self.slots))
+        top = np.argpartition(-similarity, count - 1)[:count]
+        hits = []
+        for slot in top.tolist():
+            distance = float(np.sqrt(max(0.0, 2.0 - 2.0 * float(similarity[slot]))))
+            if not fusion.vector_admits(distance):
+                continue
+            entry_id, version_id, content_hash = self.keys[slot]
+            key = fusion.HitKey(self.artifact_id, entry_id, version_id)
+            hits.append(VectorHit(key, content_hash, distance))
+        return hits
+
+
+def _valid_vector(row: VectorRow, profile: EmbeddingProfile) -> npt.NDArray[np.float32] | None:
+    """The row's vector if every binding holds, else None (the memory is then incomplete)."""
+    if (
+        row.embedding is None
+        or row.meta_entry_version_id != row.entry_version_id
+        or row.meta_entry_content_hash != row.entry_content_hash
+        or row.embedding_content_hash != profile.embedding_content_hash(row.entry_content_hash)
+    ):
+        return None
+    try:
+        return fusion.check_embedding(np.frombuffer(row.embedding, dtype="<f4"), profile.dimension)
+    except ValueError:
+        return None
+
+
+class VectorIndex:
+    """Per-process cache of MemoryVectors, brought to the head revision before each use."""
+
+    def __init__(self, profile: EmbeddingProfile) -> None:
+        self.profile = profile
+        self._memories: dict[str, MemoryVectors] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def forget(self) -> None:
+        self._memories.clear()
+
+    async def at_head(
+        self, tx: ReadTransaction, head: ArtifactRef, changed_since: ChangedEntries
+    ) -> MemoryVectors:
+        lock = self._locks.setdefault(head.artifact_id, asyncio.Lock())
+        async with lock:
+            current = self._memories.get(head.artifact_id)
+            if current is None or current.revision > head.revision:
+                current = await self._load(tx, head)
+            elif current.revision < head.revision:
+                entries = await changed_since(head.artifact_id, current.revision + 1, head.revision)
+                await self._refresh(tx, current, entries)
+                current.revision = head.revision
+            self._memories[head.artifact_id] = current
+            return current
+
+    async def _load(self, tx: ReadTransaction, head: ArtifactRef) -> MemoryVectors:
+        memory = MemoryVectors(head.artifact_id, head.revision, self.profile.dimension)
+        for row in await tx.vector_rows(head.artifact_id, None):
+            memory.put(row, self.profile)
+        return memory
+
+    async def _refresh(self, tx: ReadTransaction, memory: MemoryVectors, entries: set[str]) -> None:
+        rows = {r.entry_id: r for r in await tx.vector_rows(memory.artifact_id, sorted(entries))}
+        for entry_id in entries:
+            row = rows.get(entry_id)
+            if row is None:
+                memory.remove(entry_id)  # no longer an active head row
+            else:
+                memory.put(row, self.profile)
+
+
+def merge_nearest(groups: Iterable[Sequence[VectorHit]], pool: int) -> list[VectorHit]:
+    """Best `pool` hits across memories: by distance, ties by memory, entry, version bytes."""
+    hits = [hit for group in groups for hit in group]
+    hits.sort(key=lambda h: (h.distance, h.key.sort_key()))
+    return hits[:pool]

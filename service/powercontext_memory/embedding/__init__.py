@@ -1,0 +1,1 @@
+"""Embedding models: the port (base.py) and real providers (MiniLM ONNX, OpenAI-compatible HTTP)."""

