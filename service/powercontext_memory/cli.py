@@ -15,9 +15,16 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .app import DEFAULT_DATABASE, open_sqlite_service
-from .memory import DEFAULT_PROGRESS_INTERVAL
+from .embedding.factory import (
+    DEFAULT_API_KEY_ENV,
+    EMBEDDING_KINDS,
+    EmbeddingConfig,
+    open_embedding_model,
+)
+from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
 
 DEFAULT_LISTEN = "127.0.0.1:50051"
 ENV_LISTEN = "POWERCONTEXT_LISTEN"
@@ -41,6 +48,62 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
     return value
+
+
+# -- embedding options (serve and the admin commands) -------------------------------------------
+
+ENV_EMBEDDING = "POWERCONTEXT_EMBEDDING"
+ENV_EMBEDDING_URL = "POWERCONTEXT_EMBEDDING_URL"
+ENV_EMBEDDING_MODEL = "POWERCONTEXT_EMBEDDING_MODEL"
+ENV_EMBEDDING_DIMENSION = "POWERCONTEXT_EMBEDDING_DIMENSION"
+
+
+def _embedding_arguments(parser: argparse.ArgumentParser, default: str = "none") -> None:
+    parser.add_argument(
+        "--embedding",
+        choices=EMBEDDING_KINDS,
+        default=os.environ.get(ENV_EMBEDDING, default),
+        help="embedding model: none (full text only), minilm (offline all-MiniLM-L6-v2, "
+        "English) or http (OpenAI-compatible endpoint; key from env "
+        f"{DEFAULT_API_KEY_ENV}) (env {ENV_EMBEDDING}, default {default})",
+    )
+    parser.add_argument(
+        "--embedding-url",
+        default=os.environ.get(ENV_EMBEDDING_URL),
+        help=f"http: base URL, e.g. http://127.0.0.1:8080/v1 (env {ENV_EMBEDDING_URL})",
+    )
+    parser.add_argument(
+        "--embedding-model",
+        default=os.environ.get(ENV_EMBEDDING_MODEL),
+        help=f"http: model name (env {ENV_EMBEDDING_MODEL})",
+    )
+    parser.add_argument(
+        "--embedding-dimension",
+        type=int,
+        default=os.environ.get(ENV_EMBEDDING_DIMENSION),
+        help=f"http: vector dimension (env {ENV_EMBEDDING_DIMENSION})",
+    )
+
+
+def _embedding_config(args: argparse.Namespace) -> EmbeddingConfig:
+    dimension = args.embedding_dimension
+    return EmbeddingConfig(
+        kind=args.embedding,
+        url=args.embedding_url,
+        model=args.embedding_model,
+        dimension=int(dimension) if dimension is not None else None,
+    )
+
+
+async def _open(args: argparse.Namespace, **options: Any) -> MemoryService:
+    """The service over --database with the --embedding model (if any)."""
+    model = await open_embedding_model(_embedding_config(args))
+    try:
+        return await open_sqlite_service(args.database, embedding=model, **options)
+    except BaseException:
+        if model is not None:
+            await model.close()
+        raise
 
 
 # -- serve --------------------------------------------------------------------------------------
@@ -68,6 +131,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="idle time before a follow stream gets a ChangesProgress "
         f"(env {ENV_PROGRESS_INTERVAL}, default {DEFAULT_PROGRESS_INTERVAL:g})",
     )
+    _embedding_arguments(parser)
 
 
 def _listen_host(address: str) -> str:
@@ -84,15 +148,21 @@ async def _serve_async(args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
 
-    service = await open_sqlite_service(args.database, progress_interval=args.progress_interval)
+    service = await _open(args, progress_interval=args.progress_interval)
     try:
         running = await start_server(service, args.listen)
     except BaseException:
         await service.close()
         raise
+    caps = service.capabilities()
+    vectors = "vectors: " + (
+        caps.embedding_profile.profile_id
+        if caps.vector and caps.embedding_profile
+        else f"off ({caps.vector_unavailable_reason})"
+    )
     print(
         f"serving {SERVICE_NAME} on {_listen_host(args.listen)}:{running.port} "
-        f"(sqlite: {args.database})",
+        f"(sqlite: {args.database}; {vectors})",
         flush=True,
     )
     try:
@@ -105,7 +175,7 @@ async def _serve_async(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_serve_async(args))
-    except OSError as error:
+    except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
 
@@ -156,45 +226,60 @@ def verify_command(args: argparse.Namespace) -> int:
     return asyncio.run(_verify_async(args))
 
 
-def _rebuild_arguments(parser: argparse.ArgumentParser) -> None:
+def _admin_arguments(parser: argparse.ArgumentParser) -> None:
     _database_argument(parser)
-    parser.add_argument(
-        "--memory",
-        action="append",
-        default=[],
-        metavar="ARTIFACT_ID",
-        help="rebuild only this memory (repeatable); default: every memory",
-    )
+    _embedding_arguments(parser)
 
 
-async def _rebuild_async(args: argparse.Namespace) -> int:
-    service = await open_sqlite_service(args.database)
+async def _admin_async(args: argparse.Namespace) -> int:
+    from . import admin
+
+    service = await _open(args)
     try:
-        backend = service.backend
-        if args.memory:
-            ids = list(args.memory)
+        if args.command == "migrate-embedding":
+            report = await admin.migrate(service, progress=print)
         else:
-            async with backend.read() as session:
-                ids = await session.tx.artifact_ids()
-        for number, artifact_id in enumerate(ids, start=1):
-            rows = await backend.rebuild_projection(artifact_id)
-            print(f"[{number}/{len(ids)}] {artifact_id}: {rows} active entries projected")
+            reembed = args.command == "rebuild-vectors" and args.all
+            report = await admin.rebuild(service, reembed_all=reembed, progress=print)
     finally:
         await service.close()
-    print(f"rebuilt the head projection and full-text index of {len(ids)} memories")
-    return 0
+    print(
+        f"rebuilt {report.memories} memories: {report.rows} active entries, "
+        f"{report.embedded} embedded, {report.kept} vectors kept"
+    )
+    if service.backend.profile is None:
+        print("no embedding profile: full text only")
+        return 0
+    if report.complete:
+        print(f"vector projection complete ({service.backend.profile.profile_id})")
+        return 0
+    print(
+        f"INCOMPLETE vector projection in {len(report.without_vector)} memories: "
+        + ", ".join(report.without_vector)
+    )
+    return 1
 
 
-def rebuild_command(args: argparse.Namespace) -> int:
+def admin_command(args: argparse.Namespace) -> int:
     if not _existing_database(args.database):
         return 2
     from .domain.errors import MemoryServiceError
 
+    if args.command in ("rebuild-vectors", "migrate-embedding") and args.embedding == "none":
+        print(f"error: {args.command} needs --embedding", file=sys.stderr)
+        return 2
     try:
-        return asyncio.run(_rebuild_async(args))
-    except MemoryServiceError as error:
-        print(f"error: {error.message}", file=sys.stderr)
+        return asyncio.run(_admin_async(args))
+    except (MemoryServiceError, ValueError) as error:
+        print(f"error: {getattr(error, 'message', error)}", file=sys.stderr)
         return 1
+
+
+def _rebuild_vectors_arguments(parser: argparse.ArgumentParser) -> None:
+    _admin_arguments(parser)
+    parser.add_argument(
+        "--all", action="store_true", help="re-embed every entry, not only missing/invalid ones"
+    )
 
 
 COMMANDS: list[Command] = [
@@ -207,9 +292,22 @@ COMMANDS: list[Command] = [
     ),
     Command(
         "rebuild-projection",
-        "rebuild the head projection and full-text index from the authoritative tables",
-        _rebuild_arguments,
-        rebuild_command,
+        "offline: rebuild every memory's head projection and full-text index (keeps valid "
+        "vectors; embeds missing ones when --embedding is given)",
+        _admin_arguments,
+        admin_command,
+    ),
+    Command(
+        "rebuild-vectors",
+        "offline: embed every active entry that lacks a valid vector (--all: every entry)",
+        _rebuild_vectors_arguments,
+        admin_command,
+    ),
+    Command(
+        "migrate-embedding",
+        "offline: switch the database to the --embedding model's profile and re-embed all",
+        _admin_arguments,
+        admin_command,
     ),
 ]
 

@@ -72,7 +72,7 @@ def test_rebuild_projection_repairs_a_damaged_index(tmp_path: Path) -> None:
     assert _run("verify", "--database", str(database)).returncode == 1
     result = _run("rebuild-projection", "--database", str(database))
     assert result.returncode == 0, result.stderr
-    assert "2 active entries projected" in result.stdout
+    assert "rebuilt 1 memories: 2 active entries" in result.stdout
     assert _run("verify", "--database", str(database)).returncode == 0
 
 

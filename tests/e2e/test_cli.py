@@ -21,7 +21,7 @@ EXIT_TIMEOUT = 10.0
 Launch = Callable[..., "subprocess.Popen[str]"]
 SERVING_LINE = re.compile(
     r"^serving powercontext\.memory\.v1\.MemoryService on (?P<host>[^ ]+):(?P<port>\d+) "
-    r"\(sqlite: (?P<database>.+)\)$"
+    r"\(sqlite: (?P<database>.+?); vectors: (?P<vectors>.+)\)$"
 )
 
 
