@@ -396,6 +396,12 @@ async def test_key_never_in_errors(server: FakeOpenAIEmbeddingsServer, failure: 
     assert API_KEY not in "".join(traceback.format_exception(caught.value))
 
 
+async def test_non_text_input_is_a_caller_bug(server: FakeOpenAIEmbeddingsServer) -> None:
+    with pytest.raises(TypeError, match="texts must be str, got int"):
+        await make(server).embed(["fine", 3])  # type: ignore[list-item]
+    assert server.behaviour.requests == []
+
+
 async def test_closed_embedder_is_unavailable(server: FakeOpenAIEmbeddingsServer) -> None:
     embedder = make(server)
     await embedder.close()

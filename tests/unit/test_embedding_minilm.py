@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import time
 from collections.abc import AsyncIterator
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +21,7 @@ from powercontext_memory.embedding.factory import EmbeddingConfig, open_embeddin
 from powercontext_memory.embedding.minilm import (
     DIMENSION,
     MAX_TOKENS,
+    TOKENIZER_FILE,
     MiniLMEmbedder,
     ModelIntegrityError,
 )
@@ -86,8 +89,9 @@ async def test_deterministic(embedder: MiniLMEmbedder) -> None:
 
 
 async def test_vector_does_not_depend_on_batch(embedder: MiniLMEmbedder) -> None:
-    # Mixed lengths over two batches (64 + 7), each padded to its own longest text.
-    texts = [f"note {i}: " + "word " * (i % 40) for i in range(70)] + [_long_text()]
+    # Mixed lengths in no particular order: the embedder batches them by length (64 + 7),
+    # pads each batch to its longest text and must put every row back in input order.
+    texts = [f"note {i}: " + "word " * (i % 12) for i in range(70)] + [_long_text()]
     together = (await embedder.embed(texts)).vectors
     assert together.shape == (len(texts), DIMENSION)
     for index in (0, 1, 63, 64, 69, 70):
@@ -128,8 +132,22 @@ async def test_empty_input_needs_no_model() -> None:
     assert result.usage_tokens == 0
 
 
-async def test_bad_input_is_unavailable_not_a_crash(embedder: MiniLMEmbedder) -> None:
+async def test_inference_failure_is_unavailable(tmp_path: Path) -> None:
+    # A tokenizer whose ids exceed the model's vocabulary makes onnxruntime itself fail.
+    source = resources.files("powercontext_memory.embedding").joinpath("data", TOKENIZER_FILE)
+    spec = json.loads(source.read_text(encoding="utf-8"))
+    spec["model"]["vocab"]["hello"] = 999_999
+    broken = tmp_path / "tokenizer.json"
+    broken.write_text(json.dumps(spec), encoding="utf-8")
+    model = await MiniLMEmbedder.open(tokenizer_path=broken)
+    assert (await model.embed(["fine"])).vectors.shape == (1, DIMENSION)
     with pytest.raises(EmbeddingUnavailableError, match="MiniLM inference failed"):
+        await model.embed(["fine", "hello"])
+    await model.close()
+
+
+async def test_non_text_input_is_a_caller_bug(embedder: MiniLMEmbedder) -> None:
+    with pytest.raises(TypeError, match="texts must be str, got NoneType"):
         await embedder.embed(["fine", None])  # type: ignore[list-item]
 
 

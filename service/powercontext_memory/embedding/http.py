@@ -94,6 +94,9 @@ class OpenAIEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> EmbeddingResult:
         texts = list(texts)
+        for text in texts:
+            if not isinstance(text, str):
+                raise TypeError(f"texts must be str, got {type(text).__name__}")
         if self._closed:
             raise EmbeddingUnavailableError("the HTTP embedder is closed")
         if not texts:
@@ -114,12 +117,15 @@ class OpenAIEmbedder:
     async def _embed_batch(self, texts: list[str]) -> tuple[npt.NDArray[np.float32], int]:
         try:
             # The socket timeout bounds each connect/read; wait_for bounds the whole request.
-            body = await asyncio.wait_for(
-                asyncio.to_thread(self._post, texts), timeout=self._timeout
+            return await asyncio.wait_for(
+                asyncio.to_thread(self._embed_batch_blocking, texts), timeout=self._timeout
             )
         except TimeoutError as exc:
             raise self._error(f"request timed out after {self._timeout:g}s") from exc
-        payload = self._parse_json(body)
+
+    def _embed_batch_blocking(self, texts: list[str]) -> tuple[npt.NDArray[np.float32], int]:
+        # Parsing a large response takes a while too, so it stays off the event loop.
+        payload = self._parse_json(self._post(texts))
         return self._vectors(payload, len(texts)), _usage_tokens(payload)
 
     def _post(self, texts: list[str]) -> bytes:
@@ -160,7 +166,8 @@ class OpenAIEmbedder:
             return ""
         finally:
             exc.close()
-        return f": {text[:_ERROR_BODY_CHARS]}" if text else ""
+        text = " ".join(text.split())[:_ERROR_BODY_CHARS]  # one line, whatever the server sent
+        return f": {text}" if text else ""
 
     def _parse_json(self, body: bytes) -> dict[str, Any]:
         try:

@@ -92,6 +92,8 @@ def _load_session(model: bytes, intra_op_threads: int) -> onnxruntime.InferenceS
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = intra_op_threads
     options.inter_op_num_threads = 1
+    # Errors reach the caller as exceptions; onnxruntime's own warnings would only add noise.
+    options.log_severity_level = 3
     return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
@@ -111,7 +113,8 @@ class _Runtime:
     def __init__(self, tokenizer: tokenizers.Tokenizer, session: onnxruntime.InferenceSession):
         self.tokenizer = tokenizer
         self.session = session
-        # One inference at a time: the session already uses every core it is given.
+        # One inference at a time: the session already uses every core it is given. Callers
+        # queue on an asyncio lock; this one only matters if a cancelled call's thread runs on.
         self.lock = threading.Lock()
 
     def embed_batch(self, texts: list[str]) -> tuple[npt.NDArray[np.float32], int]:
@@ -153,6 +156,7 @@ class MiniLMEmbedder:
         self._runtime: _Runtime | None = None
         self._load_error: ModelIntegrityError | None = None
         self._load_lock = asyncio.Lock()
+        self._infer_lock = asyncio.Lock()
         self._closed = False
 
     @classmethod
@@ -193,15 +197,24 @@ class MiniLMEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> EmbeddingResult:
         texts = list(texts)
+        for text in texts:
+            if not isinstance(text, str):
+                raise TypeError(f"texts must be str, got {type(text).__name__}")
         if not texts:
             return EmbeddingResult(np.zeros((0, DIMENSION), dtype=np.float32), 0)
         runtime = await self._ready_runtime()
-        try:
-            return await asyncio.to_thread(self._embed_blocking, runtime, texts)
-        except EmbeddingUnavailableError:
-            raise
-        except Exception as exc:  # any tokenizer/onnxruntime failure means "no vectors now"
-            raise EmbeddingUnavailableError(f"MiniLM inference failed: {exc}") from exc
+        # Batching texts of similar length wastes less work on padding; vectors do not depend
+        # on the batch, so only the order of the rows has to be restored.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors = np.empty((len(texts), DIMENSION), dtype=np.float32)
+        tokens = 0
+        for start in range(0, len(order), self._batch_size):
+            rows = order[start : start + self._batch_size]
+            vectors[rows], used = await self._embed_batch(runtime, [texts[i] for i in rows])
+            tokens += used
+        if not np.all(np.isfinite(vectors)):
+            raise EmbeddingUnavailableError("MiniLM produced a non-finite vector")
+        return EmbeddingResult(vectors, tokens)
 
     async def _ready_runtime(self) -> _Runtime:
         try:
@@ -213,20 +226,19 @@ class MiniLMEmbedder:
             raise EmbeddingUnavailableError("the MiniLM embedder is closed")
         return runtime
 
-    def _embed_blocking(self, runtime: _Runtime, texts: list[str]) -> EmbeddingResult:
-        parts: list[npt.NDArray[np.float32]] = []
-        tokens = 0
-        for start in range(0, len(texts), self._batch_size):
-            vectors, used = runtime.embed_batch(texts[start : start + self._batch_size])
-            parts.append(vectors)
-            tokens += used
-        vectors = np.concatenate(parts)
-        if not np.all(np.isfinite(vectors)):
-            raise EmbeddingUnavailableError("MiniLM produced a non-finite vector")
-        return EmbeddingResult(vectors, tokens)
+    async def _embed_batch(
+        self, runtime: _Runtime, texts: list[str]
+    ) -> tuple[npt.NDArray[np.float32], int]:
+        # Queue here, per batch: waiting holds no worker thread, and a short query is not
+        # stuck behind every batch of a bulk call.
+        async with self._infer_lock:
+            try:
+                return await asyncio.to_thread(runtime.embed_batch, texts)
+            except Exception as exc:  # any tokenizer/onnxruntime failure means "no vectors now"
+                raise EmbeddingUnavailableError(f"MiniLM inference failed: {exc}") from exc
 
     async def close(self) -> None:
-        """Drop the session; an inference still running keeps its own reference until done."""
+        """Release the session (an inference still running holds it until it finishes)."""
         async with self._load_lock:
             self._closed = True
             self._runtime = None

@@ -1,0 +1,259 @@
+"""Vector and hybrid search on the real all-MiniLM-L6-v2 model (RFC vector rules).
+
+The model is loaded once per test session. `FlakyModel` is a test double WRAPPING the real
+model: it only injects what a real model cannot be made to do on demand (an outage, a NaN or
+wrong-length vector, a different profile); every vector it returns otherwise is the real one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator, Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from powercontext_memory import admin
+from powercontext_memory.app import open_sqlite_service
+from powercontext_memory.domain.errors import CapabilityNotSupportedError
+from powercontext_memory.domain.models import ArtifactRef, EmbeddingProfile
+from powercontext_memory.embedding.base import EmbeddingResult, EmbeddingUnavailableError
+from powercontext_memory.embedding.minilm import MiniLMEmbedder
+from powercontext_memory.memory import MemoryService, SearchMode
+
+from .helpers import add, entry_ref, ref
+from .tamper import SQLiteTamper
+
+DEPLOY = "Release script publishing packages lives in tools/ship.sh."
+DATABASE = "Integration tests need a local PostgreSQL listening on port 5433."
+STYLE = "Prefer small pull requests with one concern each."
+# Shares no word with DEPLOY (checked below), says the same thing in other words.
+PARAPHRASE = "Where is the program for shipping a new version?"
+UNRELATED = "Bananas and mangoes are tropical fruit."
+
+
+@pytest.fixture(scope="session")
+def minilm() -> Iterator[MiniLMEmbedder]:
+    model = asyncio.run(MiniLMEmbedder.open())
+    yield model
+    asyncio.run(model.close())
+
+
+class FlakyModel:
+    """Test double around the real model: can fail, corrupt vectors, or claim another profile."""
+
+    def __init__(self, real: MiniLMEmbedder, profile: EmbeddingProfile | None = None) -> None:
+        self.real = real
+        self._profile = profile or real.profile
+        self.down = False
+        self.corrupt: str | None = None  # "nan" | "dimension" | "zero"
+        self.calls = 0
+
+    @property
+    def profile(self) -> EmbeddingProfile:
+        return self._profile
+
+    async def embed(self, texts: Sequence[str]) -> EmbeddingResult:
+        self.calls += 1
+        if self.down:
+            raise EmbeddingUnavailableError("test double: model is down")
+        result = await self.real.embed(texts)
+        vectors = result.vectors.copy()
+        if self.corrupt == "nan":
+            vectors[:, 0] = np.nan
+        elif self.corrupt == "dimension":
+            vectors = vectors[:, :-1]
+        elif self.corrupt == "zero":
+            vectors[:] = 0
+        return EmbeddingResult(vectors, result.usage_tokens)
+
+    async def close(self) -> None:  # the shared real model outlives each service
+        pass
+
+
+@pytest.fixture
+def flaky(minilm: MiniLMEmbedder) -> FlakyModel:
+    return FlakyModel(minilm)
+
+
+@pytest.fixture
+async def vservice(tmp_path: Path, flaky: FlakyModel) -> AsyncIterator[MemoryService]:
+    service = await open_sqlite_service(tmp_path / "v.sqlite3", embedding=flaky)
+    yield service
+    await service.close()
+
+
+def _vector_rows(path: Path) -> int:
+    return int(SQLiteTamper(path).scalar("SELECT count(*) FROM memory_entry_vector_metadata"))
+
+
+async def _memory(service: MemoryService, *texts: str) -> ArtifactRef:
+    return ref(await service.remember(None, [], [], [add(t) for t in texts]))
+
+
+def test_paraphrase_shares_no_word_with_its_target() -> None:
+    from powercontext_memory.domain.analyzer import query_terms
+
+    assert not set(query_terms(PARAPHRASE)) & set(query_terms(DEPLOY))
+
+
+async def test_capabilities_report_the_fixed_profile(vservice: MemoryService) -> None:
+    caps = vservice.capabilities()
+    assert caps.vector and caps.hybrid and caps.embedding_profile is not None
+    assert caps.embedding_profile.dimension == 384 and caps.embedding_profile.distance == "l2"
+
+
+async def test_paraphrase_found_by_vector_and_hybrid_not_by_fts(
+    vservice: MemoryService,
+) -> None:
+    memory = await _memory(vservice, DEPLOY, DATABASE, STYLE)
+    fts = await vservice.search(PARAPHRASE, [memory], 8, SearchMode.FTS)
+    assert DEPLOY not in [h.text for h in fts.hits]
+    vector = await vservice.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)
+    assert vector.mode is SearchMode.VECTOR and vector.hits[0].text == DEPLOY
+    assert vector.hits[0].matched_by == ("vector",)
+    hybrid = await vservice.search(PARAPHRASE, [memory], 8, SearchMode.HYBRID)
+    assert hybrid.hits[0].text == DEPLOY and hybrid.mode is SearchMode.HYBRID
+    auto = await vservice.search(PARAPHRASE, [memory], 8, SearchMode.AUTO)
+    assert auto.mode is SearchMode.HYBRID and auto.fallback_reason == ""
+    assert auto.hits[0].text == DEPLOY
+
+
+async def test_hybrid_lists_only_admitting_channels(vservice: MemoryService) -> None:
+    memory = await _memory(vservice, DEPLOY, DATABASE, STYLE)
+    result = await vservice.search(
+        "release script publishes packages", [memory], 8, SearchMode.HYBRID
+    )
+    top = result.hits[0]
+    assert top.text == DEPLOY and top.matched_by == ("fts", "vector")
+    assert top.score == pytest.approx(2 / 61)
+
+
+async def test_unrelated_query_is_refused_not_padded(vservice: MemoryService) -> None:
+    memory = await _memory(vservice, DEPLOY, DATABASE, STYLE)
+    result = await vservice.search(UNRELATED, [memory], 8, SearchMode.VECTOR)
+    assert result.hits == []
+
+
+async def test_model_outage_then_offline_rebuild(
+    vservice: MemoryService, flaky: FlakyModel, tmp_path: Path
+) -> None:
+    memory = await _memory(vservice, DEPLOY, DATABASE)
+    flaky.down = True
+    result = await vservice.remember(memory, [], [], [add(STYLE)])
+    assert result.changed  # the write commits with full text, without a vector
+    memory = ref(result)
+    assert _vector_rows(tmp_path / "v.sqlite3") == 2
+    flaky.down = False
+    auto = await vservice.search("pull requests", [memory], 8, SearchMode.AUTO)
+    assert auto.mode is SearchMode.FTS and "incomplete" in auto.fallback_reason
+    assert auto.hits[0].text == STYLE
+    with pytest.raises(CapabilityNotSupportedError):
+        await vservice.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)
+    report = await admin.rebuild(vservice)
+    assert report.complete and report.embedded == 1 and report.kept == 2
+    assert _vector_rows(tmp_path / "v.sqlite3") == 3
+    auto = await vservice.search(PARAPHRASE, [memory], 8, SearchMode.AUTO)
+    assert auto.mode is SearchMode.HYBRID and auto.hits[0].text == DEPLOY
+
+
+@pytest.mark.parametrize("corruption", ["nan", "dimension", "zero"])
+async def test_bad_vectors_are_refused_and_never_stored(
+    vservice: MemoryService, flaky: FlakyModel, tmp_path: Path, corruption: str
+) -> None:
+    flaky.corrupt = corruption
+    memory = await _memory(vservice, DEPLOY)
+    assert _vector_rows(tmp_path / "v.sqlite3") == 0
+    flaky.corrupt = None
+    with pytest.raises(CapabilityNotSupportedError):
+        await vservice.search(PARAPHRASE, [memory], 8, SearchMode.HYBRID)
+    assert (await vservice.search("release script", [memory], 8, SearchMode.AUTO)).mode is (
+        SearchMode.FTS
+    )
+
+
+async def test_deactivate_drops_and_reactivate_restores_the_vector(
+    vservice: MemoryService, tmp_path: Path
+) -> None:
+    result = await vservice.remember(None, [], [], [add(DEPLOY), add(DATABASE)])
+    deploy = entry_ref(result, 0)
+    forgotten = await vservice.forget(ref(result), [deploy], None)
+    assert _vector_rows(tmp_path / "v.sqlite3") == 1
+    hits = (await vservice.search(PARAPHRASE, [ref(forgotten)], 8, SearchMode.VECTOR)).hits
+    assert DEPLOY not in [h.text for h in hits]
+    restored = await vservice.reactivate(ref(forgotten), [deploy], None)
+    assert _vector_rows(tmp_path / "v.sqlite3") == 2
+    hits = (await vservice.search(PARAPHRASE, [ref(restored)], 8, SearchMode.VECTOR)).hits
+    assert hits[0].text == DEPLOY and hits[0].entry_version_id == deploy.entry_version_id
+
+
+async def test_revised_entry_gets_a_new_vector(vservice: MemoryService) -> None:
+    result = await vservice.remember(None, [], [], [add(DATABASE), add(STYLE)])
+    revised = await vservice.remember(
+        ref(result), [], [], [dataclasses.replace(add(DEPLOY), target=entry_ref(result, 0))]
+    )
+    hits = (await vservice.search(PARAPHRASE, [ref(revised)], 8, SearchMode.VECTOR)).hits
+    assert hits[0].text == DEPLOY
+    assert hits[0].entry_version_id == revised.results[0].entry_version_id
+
+
+async def test_tampered_vector_metadata_makes_the_memory_incomplete(
+    tmp_path: Path, flaky: FlakyModel
+) -> None:
+    path = tmp_path / "t.sqlite3"
+    service = await open_sqlite_service(path, embedding=flaky)
+    memory = await _memory(service, DEPLOY, DATABASE)
+    await service.close()
+    SQLiteTamper(path).execute(
+        "UPDATE memory_entry_vector_metadata SET embedding_content_hash = ? WHERE rowid = "
+        "(SELECT min(rowid) FROM memory_entry_vector_metadata)",
+        ("0" * 64,),
+    )
+    service = await open_sqlite_service(path, embedding=flaky)
+    try:
+        auto = await service.search("release script", [memory], 8, SearchMode.AUTO)
+        assert auto.mode is SearchMode.FTS and "incomplete" in auto.fallback_reason
+        with pytest.raises(CapabilityNotSupportedError):
+            await service.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)
+    finally:
+        await service.close()
+
+
+async def test_profile_mismatch_on_reopen_disables_vectors_and_keeps_them(
+    tmp_path: Path, minilm: MiniLMEmbedder
+) -> None:
+    path = tmp_path / "p.sqlite3"
+    service = await open_sqlite_service(path, embedding=FlakyModel(minilm))
+    memory = await _memory(service, DEPLOY, DATABASE)
+    await service.close()
+    other = dataclasses.replace(minilm.profile, profile_id="another-model", normalization="none")
+    service = await open_sqlite_service(path, embedding=FlakyModel(minilm, other))
+    try:
+        caps = service.capabilities()
+        assert not caps.vector and "differs" in caps.vector_unavailable_reason
+        assert caps.embedding_profile == minilm.profile  # the database's own profile
+        auto = await service.search("release script", [memory], 8, SearchMode.AUTO)
+        assert auto.mode is SearchMode.FTS and "differs" in auto.fallback_reason
+        with pytest.raises(CapabilityNotSupportedError):
+            await service.search(PARAPHRASE, [memory], 8, SearchMode.HYBRID)
+        # Writes under the wrong profile store no vectors; stored ones are untouched.
+        await service.remember(memory, [], [], [add(STYLE)])
+        assert _vector_rows(path) == 2
+        report = await admin.migrate(service)
+        assert report.complete and report.embedded == 3
+        assert service.capabilities().vector
+    finally:
+        await service.close()
+
+
+async def test_no_model_means_fts_only_with_reason(tmp_path: Path) -> None:
+    service = await open_sqlite_service(tmp_path / "n.sqlite3")
+    try:
+        memory = await _memory(service, DEPLOY)
+        auto = await service.search("release script", [memory], 8, SearchMode.AUTO)
+        assert auto.mode is SearchMode.FTS and "no embedding model" in auto.fallback_reason
+        assert not service.capabilities().vector
+    finally:
+        await service.close()
