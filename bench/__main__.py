@@ -96,24 +96,51 @@ async def _commit_latencies(
     return samples, memory
 
 
+def server_timing(trailers: object) -> dict[str, float]:
+    """The server-timing trailer of a Search: {"embed": ms, "search": ms}."""
+    for key, value in trailers or ():  # type: ignore[attr-defined]
+        if key == "server-timing":
+            return {
+                part.split(";dur=")[0].strip(): float(part.split(";dur=")[1])
+                for part in value.split(",")
+            }
+    return {}
+
+
 async def _search_latencies(
-    stub: pb_grpc.MemoryServiceStub, memory: types.ArtifactRef, queries: list[str]
+    stub: pb_grpc.MemoryServiceStub,
+    memory: types.ArtifactRef,
+    queries: list[str],
+    mode: int = types.SEARCH_MODE_FTS,
+    embed_ms: list[float] | None = None,
 ) -> tuple[list[float], float]:
+    """Round-trip latencies; with `embed_ms`, the server's query-embedding time is collected
+    and taken out of each sample."""
     samples, hits = [], 0
     for query in queries:
-        request = pb.SearchRequest(
-            query=query, memories=[memory], limit=8, mode=types.SEARCH_MODE_FTS
-        )
+        request = pb.SearchRequest(query=query, memories=[memory], limit=8, mode=mode)
         started = time.perf_counter()
-        response = await stub.Search(request)
-        samples.append((time.perf_counter() - started) * 1000)
+        call = stub.Search(request)
+        response = await call
+        elapsed = (time.perf_counter() - started) * 1000
+        if embed_ms is not None:
+            embed = server_timing(await call.trailing_metadata()).get("embed", 0.0)
+            embed_ms.append(embed)
+            elapsed -= embed
+        samples.append(elapsed)
         hits += len(response.hits)
     return samples, hits / len(queries)
 
 
+@dataclass(frozen=True)
+class Server:
+    port: int
+    pid: int
+
+
 @contextlib.contextmanager
-def server_process(database: Path) -> Iterator[int]:
-    """`serve` in its own process, as deployed; yields its port, stops it with SIGTERM."""
+def server_process(database: Path, *extra: str) -> Iterator[Server]:
+    """`serve` in its own process, as deployed; stops it with SIGTERM."""
     command = [
         sys.executable,
         "-m",
@@ -123,6 +150,7 @@ def server_process(database: Path) -> Iterator[int]:
         "127.0.0.1:0",
         "--database",
         str(database),
+        *extra,
     ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
@@ -130,7 +158,7 @@ def server_process(database: Path) -> Iterator[int]:
         line = process.stdout.readline()
         if not line.startswith("serving"):
             raise RuntimeError(f"server did not start: {line!r}")
-        yield int(line.split(" on ")[1].split()[0].rsplit(":", 1)[1])
+        yield Server(int(line.split(" on ")[1].split()[0].rsplit(":", 1)[1]), process.pid)
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
@@ -141,8 +169,8 @@ async def run(sizes: list[int], commits: int, searches: int) -> list[Figure]:
     corpus = Corpus(random.Random(20261130))
     with tempfile.TemporaryDirectory(prefix="pcmem-bench-") as tmp:
         options = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)]
-        with server_process(Path(tmp) / "bench.sqlite3") as port:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=options) as ch:
+        with server_process(Path(tmp) / "bench.sqlite3") as server:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}", options=options) as ch:
                 stub = pb_grpc.MemoryServiceStub(ch)
                 for size in sizes:
                     started = time.perf_counter()
@@ -177,9 +205,19 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000", help="memory sizes, comma-separated")
     parser.add_argument("--commits", type=int, default=40, help="single-entry commits per size")
     parser.add_argument("--searches", type=int, default=200, help="search queries per size")
+    parser.add_argument(
+        "--hybrid-size",
+        type=int,
+        default=100_000,
+        help="entries for the hybrid scenario on the real MiniLM model (0 skips it)",
+    )
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [int(s) for s in args.sizes.split(",") if s]
     figures = asyncio.run(run(sizes, args.commits, args.searches))
+    if args.hybrid_size:
+        from .hybrid import run_hybrid
+
+        figures += asyncio.run(run_hybrid(args.hybrid_size, args.searches))
     print(f"\nPowerContext Memory bench — SQLite backend, {os.cpu_count()} cores")
     print(f"{'scenario':<44} {'median ms':>9} {'p95 ms':>9} {'target':>9} {'verdict':>11}")
     for figure in figures:

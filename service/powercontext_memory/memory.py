@@ -104,6 +104,9 @@ class SearchResult:
     hits: list[Hit]
     mode: SearchMode
     fallback_reason: str = ""
+    # Where the time went, for the server-timing trailer: query embedding, then the rest.
+    embed_ms: float = 0.0
+    search_ms: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,7 +431,9 @@ class MemoryService:
         for i, ref in enumerate(memories):
             _require_memory_ref(f"memories[{i}]", ref)
         refs = list(dict.fromkeys(memories))
+        started = time.perf_counter()
         query_vector, problem = await self._query_vector(query, mode)
+        embedded = time.perf_counter()
         async with self.backend.read() as session:
             heads = await session.heads([r.artifact_id for r in refs])
             for i, ref in enumerate(memories):
@@ -458,7 +463,13 @@ class MemoryService:
                 fts=run_mode is not SearchMode.VECTOR,
                 query_vector=query_vector,
             )
-        return SearchResult(hits, run_mode, problem if mode is SearchMode.AUTO else "")
+        return SearchResult(
+            hits,
+            run_mode,
+            problem if mode is SearchMode.AUTO else "",
+            embed_ms=(embedded - started) * 1000,
+            search_ms=(time.perf_counter() - embedded) * 1000,
+        )
 
     async def _query_vector(
         self, query: str, mode: SearchMode

