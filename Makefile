@@ -6,6 +6,7 @@ export PYTHONPATH := $(CURDIR)/service:$(CURDIR)/generated
 
 ADDR ?= 127.0.0.1:50051
 DB ?= data/memory.sqlite3
+EMBEDDING ?= none
 
 .PHONY: serve test lint proto bench verify clean
 
@@ -22,7 +23,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	touch $@ $(VENV)/.runtime
 
 serve: $(VENV)/.runtime
-	$(BIN)/python -m powercontext_memory serve --listen $(ADDR) --database $(DB)
+	$(BIN)/python -m powercontext_memory serve --listen $(ADDR) --database $(DB) --embedding $(EMBEDDING)
 
 test: $(VENV)/.dev
 	$(BIN)/buf lint

@@ -175,7 +175,8 @@ async def _serve_async(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_serve_async(args))
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RuntimeError) as error:
+        # Unusable address, bad embedding options, corrupted model file, wrong schema.
         print(f"error: {error}", file=sys.stderr)
         return 1
 

@@ -43,7 +43,7 @@ _OUTPUT: Final = "last_hidden_state"
 _PACKAGE: Final = __name__.rpartition(".")[0]
 
 
-class ModelIntegrityError(Exception):
+class ModelIntegrityError(RuntimeError):
     """The model file is missing, unreadable or not the pinned file (sha256 mismatch)."""
 
 
