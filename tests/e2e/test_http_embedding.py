@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +12,7 @@ import pytest
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
+from tests.serving import serve_process
 from tests.unit.test_embedding_http import API_KEY, DIMENSION, MODEL, FakeOpenAIEmbeddingsServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,20 +32,7 @@ def endpoint() -> Iterator[FakeOpenAIEmbeddingsServer]:
 
 @pytest.fixture
 def http_server(tmp_path: Path, endpoint: FakeOpenAIEmbeddingsServer) -> Iterator[int]:
-    env = {
-        **{k: v for k, v in os.environ.items() if "proxy" not in k.lower()},
-        "PYTHONPATH": f"{ROOT / 'service'}:{ROOT / 'generated'}",
-        "POWERCONTEXT_EMBEDDING_API_KEY": API_KEY,
-    }
-    command = [
-        sys.executable,
-        "-m",
-        "powercontext_memory",
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--database",
-        str(tmp_path / "h.sqlite3"),
+    options = [
         "--embedding",
         "http",
         "--embedding-url",
@@ -58,15 +42,10 @@ def http_server(tmp_path: Path, endpoint: FakeOpenAIEmbeddingsServer) -> Iterato
         "--embedding-dimension",
         str(DIMENSION),
     ]
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert f"vectors: http:{MODEL}:{DIMENSION}" in line, line
-        yield int(line.split(" on ")[1].split()[0].rsplit(":", 1)[1])
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=20) == 0
+    key = {"POWERCONTEXT_EMBEDDING_API_KEY": API_KEY}
+    with serve_process(tmp_path / "h.sqlite3", *options, env=key) as served:
+        assert f"vectors: http:{MODEL}:{DIMENSION}" in served.line, served.line
+        yield served.port
 
 
 async def test_http_embeddings_back_vector_search(

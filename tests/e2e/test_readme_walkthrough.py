@@ -10,16 +10,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
-import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.serving import serve_process
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -30,10 +29,7 @@ BASH_BLOCK = re.compile(r"^```bash\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 PORT_LINE = re.compile(r"^PORT=50051\b", re.MULTILINE)
 STEP_MARKER = "@@ walkthrough block {} @@"
 STEP_SPLIT = re.compile(r"^@@ walkthrough block (\d+) @@$", re.MULTILINE)
-SERVING_LINE = re.compile(r"^serving powercontext\.memory\.v1\.MemoryService on [^ ]+:(\d+) ")
-STARTUP_TIMEOUT = 60.0
 SCRIPT_TIMEOUT = 180.0
-EXIT_TIMEOUT = 10.0
 
 VALIDATION_V1_TEXT = "验证约定：常规代码变更运行 make test；评审前运行 make check。"
 VALIDATION_V2_TEXT = (
@@ -104,32 +100,8 @@ def only(steps: list[Step], method: str, *, failing: bool = False) -> Step:
 
 @pytest.fixture
 def server_port(tmp_path: Path) -> Iterator[int]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("POWERCONTEXT_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "service"), str(ROOT / "generated")])
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "powercontext_memory", "serve", "--listen", "127.0.0.1:0"]
-        + ["--database", str(tmp_path / "memory.sqlite3")],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], STARTUP_TIMEOUT)
-        assert ready, "server printed nothing"
-        match = SERVING_LINE.match(proc.stdout.readline())
-        assert match, f"unexpected startup line (exit code {proc.poll()})"
-        yield int(match[1])
-    finally:  # stop it whatever happened, and never leave it behind
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=EXIT_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        assert proc.stdout is not None
-        proc.stdout.close()
+    with serve_process(tmp_path / "memory.sqlite3") as served:
+        yield served.port
 
 
 @pytest.fixture

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,34 +11,15 @@ import pytest
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
+from tests.serving import serve_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def minilm_server(tmp_path: Path) -> Iterator[tuple[int, str]]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'service'}:{ROOT / 'generated'}"}
-    command = [
-        sys.executable,
-        "-m",
-        "powercontext_memory",
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--database",
-        str(tmp_path / "m.sqlite3"),
-        "--embedding",
-        "minilm",
-    ]
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        port = int(line.split(" on ")[1].split()[0].rsplit(":", 1)[1])
-        yield port, line
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=20) == 0
+    with serve_process(tmp_path / "m.sqlite3", "--embedding", "minilm") as served:
+        yield served.port, served.line
 
 
 async def test_hybrid_search_over_grpc(minilm_server: tuple[int, str]) -> None:
