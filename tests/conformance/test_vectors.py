@@ -18,6 +18,7 @@ import pytest
 from powercontext_memory import admin
 from powercontext_memory.app import open_sqlite_service
 from powercontext_memory.domain.errors import CapabilityNotSupportedError
+from powercontext_memory.domain.lifecycle import EntryRef
 from powercontext_memory.domain.models import ArtifactRef, EmbeddingProfile
 from powercontext_memory.embedding.base import EmbeddingResult, EmbeddingUnavailableError
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
@@ -257,3 +258,25 @@ async def test_no_model_means_fts_only_with_reason(tmp_path: Path) -> None:
         assert not service.capabilities().vector
     finally:
         await service.close()
+
+
+async def test_commits_by_another_process_reach_the_vector_channel(
+    tmp_path: Path, flaky: FlakyModel
+) -> None:
+    path = tmp_path / "shared.sqlite3"
+    reader = await open_sqlite_service(path, embedding=flaky)
+    writer = await open_sqlite_service(path, embedding=flaky)  # stands for a second server
+    try:
+        memory = await _memory(writer, DATABASE, STYLE)
+        before = await reader.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)
+        assert DEPLOY not in [h.text for h in before.hits]
+        newer = ref(await writer.remember(memory, [], [], [add(DEPLOY)]))
+        after = await reader.search(PARAPHRASE, [newer], 8, SearchMode.VECTOR)
+        assert after.hits[0].text == DEPLOY
+        hit = after.hits[0]
+        gone = ref(await writer.forget(newer, [EntryRef(hit.entry_id, hit.entry_version_id)], None))
+        final = await reader.search(PARAPHRASE, [gone], 8, SearchMode.VECTOR)
+        assert DEPLOY not in [h.text for h in final.hits]
+    finally:
+        await reader.close()
+        await writer.close()

@@ -241,6 +241,14 @@ class DatabaseMemoryBackend:
             self._step("projection")
         revision = Revision(next_ref, plan.content, plan.lineage, row.committed_at_ms)
         self._cache.put(revision)
+        if self.vectors is not None:
+            self.vectors.apply_commit(
+                plan.artifact_id,
+                plan.base_revision,
+                plan.next_revision,
+                rows,
+                plan.projection_removals,
+            )
         return revision
 
     def _check_vectors(self, rows: Sequence[HeadProjectionRow]) -> None:

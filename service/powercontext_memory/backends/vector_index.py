@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from ..domain import fusion
 from ..domain.models import ArtifactRef, EmbeddingProfile
-from .spi import ReadTransaction, VectorRow
+from .spi import HeadProjectionRow, ReadTransaction, VectorRow
 
 _INITIAL_CAPACITY = 64
 
@@ -144,6 +144,40 @@ class VectorIndex:
                 current.revision = head.revision
             self._memories[head.artifact_id] = current
             return current
+
+    def apply_commit(
+        self,
+        artifact_id: str,
+        base_revision: int,
+        next_revision: int,
+        rows: Sequence[HeadProjectionRow],
+        removals: Sequence[str],
+    ) -> None:
+        """Follow a commit made by this process without re-reading anything.
+
+        Only when the cached state is exactly the commit's base; otherwise the next search
+        catches up from the stored changes (other processes may write too).
+        """
+        memory = self._memories.get(artifact_id)
+        if memory is None or memory.revision != base_revision:
+            return
+        for entry_id in removals:
+            memory.remove(entry_id)
+        for row in rows:
+            stored = row.embedding is not None
+            memory.put(
+                VectorRow(
+                    row.entry_id,
+                    row.entry_version_id,
+                    row.entry_content_hash,
+                    row.entry_version_id if stored else None,
+                    row.entry_content_hash if stored else None,
+                    row.embedding_content_hash,
+                    row.embedding,
+                ),
+                self.profile,
+            )
+        memory.revision = next_revision
 
     async def _load(self, tx: ReadTransaction, head: ArtifactRef) -> MemoryVectors:
         memory = MemoryVectors(head.artifact_id, head.revision, self.profile.dimension)
