@@ -19,6 +19,7 @@ def proto_files() -> list[Path]:
 
 def generate(out_dir: Path) -> None:
     """Write *_pb2.py, *_pb2.pyi and *_pb2_grpc.py for every proto file into out_dir."""
+    out_dir = out_dir.resolve()  # protoc runs from proto/, so relative paths would move
     out_dir.mkdir(parents=True, exist_ok=True)
     well_known = Path(os.path.dirname(grpc_tools.__file__)) / "_proto"
     args = [

@@ -121,6 +121,7 @@ async def test_capabilities(stub: Stub) -> None:
     assert caps.change_follow is True
     assert caps.analyzer == "v1"
     assert not caps.HasField("embedding_profile")
+    assert caps.vector_unavailable_reason == "no embedding model is configured"
 
 
 async def test_put_source_is_idempotent_and_round_trips(stub: Stub) -> None:

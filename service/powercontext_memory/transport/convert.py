@@ -430,6 +430,7 @@ def capabilities_pb(caps: Capabilities) -> types.Capabilities:
         change_follow=caps.change_follow,
         backend=caps.backend,
         analyzer=caps.analyzer,
+        vector_unavailable_reason=caps.vector_unavailable_reason,
     )
     if caps.embedding_profile is not None:
         p = caps.embedding_profile

@@ -246,7 +246,7 @@ class EmbeddingProfile(_message.Message):
     def __init__(self, profile_id: _Optional[str] = ..., model: _Optional[str] = ..., dimension: _Optional[int] = ..., distance: _Optional[str] = ..., normalization: _Optional[str] = ...) -> None: ...
 
 class Capabilities(_message.Message):
-    __slots__ = ("fts", "vector", "hybrid", "embedding_profile", "candidate_extraction", "change_follow", "backend", "analyzer")
+    __slots__ = ("fts", "vector", "hybrid", "embedding_profile", "candidate_extraction", "change_follow", "backend", "analyzer", "vector_unavailable_reason")
     FTS_FIELD_NUMBER: _ClassVar[int]
     VECTOR_FIELD_NUMBER: _ClassVar[int]
     HYBRID_FIELD_NUMBER: _ClassVar[int]
@@ -255,6 +255,7 @@ class Capabilities(_message.Message):
     CHANGE_FOLLOW_FIELD_NUMBER: _ClassVar[int]
     BACKEND_FIELD_NUMBER: _ClassVar[int]
     ANALYZER_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_UNAVAILABLE_REASON_FIELD_NUMBER: _ClassVar[int]
     fts: bool
     vector: bool
     hybrid: bool
@@ -263,4 +264,5 @@ class Capabilities(_message.Message):
     change_follow: bool
     backend: str
     analyzer: str
-    def __init__(self, fts: _Optional[bool] = ..., vector: _Optional[bool] = ..., hybrid: _Optional[bool] = ..., embedding_profile: _Optional[_Union[EmbeddingProfile, _Mapping]] = ..., candidate_extraction: _Optional[bool] = ..., change_follow: _Optional[bool] = ..., backend: _Optional[str] = ..., analyzer: _Optional[str] = ...) -> None: ...
+    vector_unavailable_reason: str
+    def __init__(self, fts: _Optional[bool] = ..., vector: _Optional[bool] = ..., hybrid: _Optional[bool] = ..., embedding_profile: _Optional[_Union[EmbeddingProfile, _Mapping]] = ..., candidate_extraction: _Optional[bool] = ..., change_follow: _Optional[bool] = ..., backend: _Optional[str] = ..., analyzer: _Optional[str] = ..., vector_unavailable_reason: _Optional[str] = ...) -> None: ...
