@@ -89,8 +89,9 @@ class MemoryVectors:
         """Up to `pool` admitted rows by ascending L2 distance (unit vectors: d² = 2 − 2·cos)."""
         if not self.slots:
             return []
-        similarity = self.matrix @ query
-        similarity[~self.valid] = -np.inf
+        used = len(self.slots) + len(self.free)  # rows past this were never written
+        similarity = self.matrix[:used] @ query
+        similarity[~self.valid[:used]] = -np.inf
         count = min(pool, len(self.slots))
         top = np.argpartition(-similarity, count - 1)[:count]
         hits = []
