@@ -1,0 +1,64 @@
+"""MemoryVectors: slot reuse, validity checks and nearest-neighbour order."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from powercontext_memory.backends.spi import VectorRow
+from powercontext_memory.backends.vector_index import MemoryVectors, merge_nearest
+from powercontext_memory.domain.models import EmbeddingProfile
+
+PROFILE = EmbeddingProfile("test-profile", "test-model", 3)
+
+
+def _unit(*values: float) -> np.ndarray:
+    v = np.array(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _row(entry: str, vector: np.ndarray | None, *, bad_hash: bool = False) -> VectorRow:
+    content_hash = entry.ljust(64, "0")
+    bound = PROFILE.embedding_content_hash(content_hash)
+    return VectorRow(
+        entry,
+        f"ver_{entry}",
+        content_hash,
+        f"ver_{entry}",
+        content_hash,
+        "0" * 64 if bad_hash else bound,
+        None if vector is None else vector.astype("<f4").tobytes(),
+    )
+
+
+def test_nearest_orders_by_distance_and_refuses_far_vectors() -> None:
+    memory = MemoryVectors("mem", 1, 3)
+    memory.put(_row("a", _unit(1, 0, 0)), PROFILE)
+    memory.put(_row("b", _unit(1, 1, 0)), PROFILE)
+    memory.put(_row("c", _unit(-1, 0, 0)), PROFILE)  # cosine -1: refused by admission
+    hits = memory.nearest(_unit(1, 0.1, 0), 32)
+    assert [h.key.entry_id for h in sorted(hits, key=lambda h: h.distance)] == ["a", "b"]
+    assert memory.complete
+
+
+def test_invalid_rows_make_the_memory_incomplete_until_replaced() -> None:
+    memory = MemoryVectors("mem", 1, 3)
+    memory.put(_row("a", None), PROFILE)
+    memory.put(_row("b", _unit(0, 1, 0), bad_hash=True), PROFILE)
+    memory.put(_row("c", np.array([np.nan, 0, 0], dtype=np.float32)), PROFILE)
+    memory.put(_row("d", np.array([1, 1, 1], dtype=np.float32)), PROFILE)  # not unit length
+    assert memory.invalid == {"a", "b", "c", "d"} and not memory.complete
+    for entry in "abcd":
+        memory.put(_row(entry, _unit(1, 2, 3)), PROFILE)
+    assert memory.complete and len(memory.slots) == 4
+
+
+def test_removed_slots_are_reused_and_never_returned() -> None:
+    memory = MemoryVectors("mem", 1, 3)
+    for i in range(100):  # grows past the initial capacity
+        memory.put(_row(f"e{i:03d}", _unit(1, i / 100, 0)), PROFILE)
+    memory.remove("e000")
+    assert "e000" not in {h.key.entry_id for h in memory.nearest(_unit(1, 0, 0), 200)}
+    memory.put(_row("new", _unit(0, 0, 1)), PROFILE)
+    assert len(memory.slots) == 100 and not memory.free
+    top = merge_nearest([memory.nearest(_unit(0, 0, 1), 5)], 1)
+    assert top[0].key.entry_id == "new" and top[0].distance < 1e-3
