@@ -38,8 +38,11 @@ proto: $(VENV)/.dev
 	rm -rf generated/powercontext
 	$(BIN)/python scripts/gen_proto.py generated
 
+# The hybrid scenario embeds 100,000 entries with the real model: ~35 min on 2 cores.
+# Shorter: make bench BENCH_ARGS="--hybrid-size 10000"
+BENCH_ARGS ?=
 bench: $(VENV)/.dev
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 verify: $(VENV)/.runtime
 	$(BIN)/python -m powercontext_memory verify --database $(DB)

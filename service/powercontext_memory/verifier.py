@@ -49,7 +49,7 @@ async def verify(backend: DatabaseMemoryBackend) -> Report:
     report = Report()
     async with backend.adapter.read() as tx:
         # No cache: every revision is parsed and checked from its stored bytes.
-        session = ReadSession(tx, RevisionCache(capacity=1))
+        session = ReadSession(tx, RevisionCache(max_rows=1))
         for artifact_id in await tx.artifact_ids():
             report.memories += 1
             await _verify_memory(session, tx, artifact_id, report)

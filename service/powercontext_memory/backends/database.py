@@ -65,11 +65,16 @@ class RevisionChanges:
 
 
 class RevisionCache:
-    """Parsed, verified revisions. Revisions are immutable, so entries never go stale."""
+    """Parsed, verified revisions. Revisions are immutable, so entries never go stale.
 
-    def __init__(self, capacity: int = 32) -> None:
+    Bounded by manifest rows, not by revisions: one revision of a 100,000-entry memory weighs
+    as much as thousands of small ones. The newest revision is always kept (writes build on it).
+    """
+
+    def __init__(self, max_rows: int = 250_000) -> None:
         self._items: OrderedDict[tuple[str, int], Revision] = OrderedDict()
-        self._capacity = capacity
+        self._max_rows = max_rows
+        self._rows = 0
 
     def get(self, key: tuple[str, int]) -> Revision | None:
         item = self._items.get(key)
@@ -78,10 +83,19 @@ class RevisionCache:
         return item
 
     def put(self, revision: Revision) -> None:
-        self._items[(revision.ref.artifact_id, revision.ref.revision)] = revision
-        self._items.move_to_end((revision.ref.artifact_id, revision.ref.revision))
-        while len(self._items) > self._capacity:
-            self._items.popitem(last=False)
+        key = (revision.ref.artifact_id, revision.ref.revision)
+        old = self._items.pop(key, None)
+        if old is not None:
+            self._rows -= len(old.content.entries) + 1
+        # The canonical bytes were needed to verify or write the revision, not to keep.
+        _ = revision.content.content_hash  # computed (and cached) while they are still here
+        revision.content.__dict__.pop("canonical_bytes", None)
+        object.__setattr__(revision.content, "_canonical", None)
+        self._items[key] = revision
+        self._rows += len(revision.content.entries) + 1
+        while self._rows > self._max_rows and len(self._items) > 1:
+            _, evicted = self._items.popitem(last=False)
+            self._rows -= len(evicted.content.entries) + 1
 
 
 class ReadSession:
