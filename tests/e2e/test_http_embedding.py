@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,21 +12,22 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
 from tests.serving import serve_process
-from tests.unit.test_embedding_http import API_KEY, DIMENSION, MODEL, FakeOpenAIEmbeddingsServer
+from tests.unit.test_embedding_http import (
+    API_KEY,
+    DIMENSION,
+    MODEL,
+    FakeOpenAIEmbeddingsServer,
+    running_fake,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def endpoint() -> Iterator[FakeOpenAIEmbeddingsServer]:
-    fake = FakeOpenAIEmbeddingsServer()
-    fake.behaviour.api_key = API_KEY
-    thread = threading.Thread(target=fake.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
-    yield fake
-    fake.shutdown()
-    fake.server_close()
-    thread.join()
+    with running_fake() as fake:
+        fake.behaviour.api_key = API_KEY
+        yield fake
 
 
 @pytest.fixture

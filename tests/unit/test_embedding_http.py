@@ -167,15 +167,24 @@ def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.fixture
-def server() -> Iterator[FakeOpenAIEmbeddingsServer]:
+@contextlib.contextmanager
+def running_fake() -> Iterator[FakeOpenAIEmbeddingsServer]:
+    """The test double serving on 127.0.0.1 from a thread, stopped afterwards."""
     fake = FakeOpenAIEmbeddingsServer()
     thread = threading.Thread(target=fake.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()
-    yield fake
-    fake.shutdown()
-    fake.server_close()
-    thread.join()
+    try:
+        yield fake
+    finally:
+        fake.shutdown()
+        fake.server_close()
+        thread.join()
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIEmbeddingsServer]:
+    with running_fake() as fake:
+        yield fake
 
 
 def make(server: FakeOpenAIEmbeddingsServer, **kwargs: Any) -> OpenAIEmbedder:
