@@ -214,6 +214,11 @@ async def _verify_async(args: argparse.Namespace) -> int:
         f"{report.memories} memories, {report.revisions} revisions, "
         f"{report.entry_versions} entry versions, {report.sources} sources"
     )
+    if report.missing_vectors:
+        print(
+            f"note: {report.missing_vectors} active entries have no vector "
+            "(run rebuild-vectors to complete vector search)"
+        )
     if report.ok:
         print(f"OK: {summary} verified")
         return 0

@@ -9,6 +9,7 @@ Every source's record hash too. Problems name the table and row.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from .backends import codec
@@ -19,8 +20,16 @@ from .backends.database import (
     expected_projection,
 )
 from .backends.spi import ReadTransaction
+from .backends.vector_index import valid_vector
 from .domain.errors import DataLossError
-from .domain.models import ChangeOp, EntryState, EntryVersion, ManifestEntry, Revision
+from .domain.models import (
+    ChangeOp,
+    EmbeddingProfile,
+    EntryState,
+    EntryVersion,
+    ManifestEntry,
+    Revision,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +48,8 @@ class Report:
     entry_versions: int = 0
     sources: int = 0
     problems: list[Problem] = field(default_factory=list)
+    # Active entries without a vector: allowed (model was down), fixed by rebuild-vectors.
+    missing_vectors: int = 0
 
     @property
     def ok(self) -> bool:
@@ -50,9 +61,11 @@ async def verify(backend: DatabaseMemoryBackend) -> Report:
     async with backend.adapter.read() as tx:
         # No cache: every revision is parsed and checked from its stored bytes.
         session = ReadSession(tx, RevisionCache(max_rows=1))
+        stored = await tx.embedding_profile_json()
+        profile = EmbeddingProfile.from_json(json.loads(stored)) if stored else None
         for artifact_id in await tx.artifact_ids():
             report.memories += 1
-            await _verify_memory(session, tx, artifact_id, report)
+            await _verify_memory(session, tx, artifact_id, report, profile)
         for source_id in await tx.all_source_ids():
             report.sources += 1
             try:
@@ -63,7 +76,11 @@ async def verify(backend: DatabaseMemoryBackend) -> Report:
 
 
 async def _verify_memory(
-    session: ReadSession, tx: ReadTransaction, artifact_id: str, report: Report
+    session: ReadSession,
+    tx: ReadTransaction,
+    artifact_id: str,
+    report: Report,
+    profile: EmbeddingProfile | None,
 ) -> None:
     versions = await _verify_versions(tx, artifact_id, report)
     head = (await tx.head_revisions([artifact_id]))[artifact_id]
@@ -88,6 +105,8 @@ async def _verify_memory(
         previous = latest = revision
     if latest is not None and latest.ref.revision == head:
         await _verify_projection(session, tx, latest, report)
+        if profile is not None:
+            await _verify_vectors(tx, artifact_id, profile, report)
 
 
 async def _verify_versions(
@@ -244,5 +263,26 @@ async def _verify_projection(
                 Problem(
                     f"memory_entry_search_fts[{artifact_id}/{entry_id}]",
                     "indexed text differs from the analyzer's output",
+                )
+            )
+
+
+async def _verify_vectors(
+    tx: ReadTransaction, artifact_id: str, profile: EmbeddingProfile, report: Report
+) -> None:
+    """A stored vector must be bound to its head row and the profile, and be a valid vector.
+
+    A missing vector is not corruption (the model may have been down); a wrong one is.
+    """
+    for row in await tx.vector_rows(artifact_id, None):
+        if row.embedding is None and row.meta_entry_version_id is None:
+            report.missing_vectors += 1
+            continue
+        if valid_vector(row, profile) is None:
+            report.problems.append(
+                Problem(
+                    f"memory_entry_vector_metadata[{artifact_id}/{row.entry_id}]",
+                    "vector is missing, invalid, or not bound to the head row and the "
+                    f"embedding profile {profile.profile_id}",
                 )
             )

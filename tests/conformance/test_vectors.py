@@ -280,3 +280,27 @@ async def test_commits_by_another_process_reach_the_vector_channel(
     finally:
         await reader.close()
         await writer.close()
+
+
+async def test_verifier_reports_tampered_vectors_and_counts_missing_ones(
+    tmp_path: Path, flaky: FlakyModel
+) -> None:
+    from powercontext_memory.verifier import verify
+
+    path = tmp_path / "verify.sqlite3"
+    service = await open_sqlite_service(path, embedding=flaky)
+    try:
+        memory = await _memory(service, DEPLOY, DATABASE)
+        flaky.down = True
+        await service.remember(memory, [], [], [add(STYLE)])
+        report = await verify(service.backend)
+        assert report.ok and report.missing_vectors == 1
+        SQLiteTamper(path).execute(
+            "UPDATE memory_entry_vector_metadata SET embedding_content_hash = ? WHERE rowid = "
+            "(SELECT min(rowid) FROM memory_entry_vector_metadata)",
+            ("f" * 64,),
+        )
+        report = await verify(service.backend)
+        assert [p.row.split("[")[0] for p in report.problems] == ["memory_entry_vector_metadata"]
+    finally:
+        await service.close()

@@ -75,7 +75,7 @@ class MemoryVectors:
 
     def put(self, row: VectorRow, profile: EmbeddingProfile) -> None:
         self.remove(row.entry_id)
-        vector = _valid_vector(row, profile)
+        vector = valid_vector(row, profile)
         if vector is None:
             self.invalid.add(row.entry_id)
             return
@@ -105,7 +105,7 @@ class MemoryVectors:
         return hits
 
 
-def _valid_vector(row: VectorRow, profile: EmbeddingProfile) -> npt.NDArray[np.float32] | None:
+def valid_vector(row: VectorRow, profile: EmbeddingProfile) -> npt.NDArray[np.float32] | None:
     """The row's vector if every binding holds, else None (the memory is then incomplete)."""
     if (
         row.embedding is None
