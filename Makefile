@@ -28,11 +28,13 @@ serve: $(VENV)/.runtime
 test: $(VENV)/.dev
 	$(BIN)/buf lint
 	$(BIN)/ruff check service tests bench scripts
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.dev
 	$(BIN)/buf lint
 	$(BIN)/ruff check service tests bench scripts
+	$(BIN)/mypy
 
 proto: $(VENV)/.dev
 	rm -rf generated/powercontext

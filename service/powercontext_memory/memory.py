@@ -13,7 +13,7 @@ import dataclasses
 import enum
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -381,7 +381,7 @@ class MemoryService:
 
     async def follow_changes(
         self, memory: ArtifactRef, since: int | ArtifactRef | None
-    ) -> AsyncIterator[RevisionChanges | Progress]:
+    ) -> AsyncGenerator[RevisionChanges | Progress, None]:
         """History, then every new revision in order, with progress messages when idle."""
         artifact_id = memory.artifact_id
         event = self.notifier.event(artifact_id)

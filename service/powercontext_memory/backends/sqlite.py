@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import sqlean
 import sqlite_vec
@@ -40,7 +40,7 @@ MIN_SQLITE = (3, 38, 0)
 _CHUNK = 500  # bound on host parameters per statement
 
 T = TypeVar("T")
-Db = sqlean.Connection
+Db: TypeAlias = sqlean.Connection  # noqa: UP040 (sqlean ships no type hints)
 
 
 MAX_PUSHDOWN_GROUPS = 64  # above this many term combinations, match any term and filter later

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -60,7 +60,7 @@ class EnumTable(Generic[E]):
         self._from_pb = {number: member for member, number in pairs.items()}
         self._from_pb.update(aliases or {})
 
-    def to_pb(self, member: E) -> int:
+    def to_pb(self, member: E) -> Any:  # a generated enum value (typed per enum in the stubs)
         return self._to_pb[member]
 
     def from_pb(self, number: int, field: str) -> E:
@@ -126,12 +126,12 @@ _CHANNEL_TO_PB = {"fts": types.SEARCH_CHANNEL_FTS, "vector": types.SEARCH_CHANNE
 _CHANNEL_FROM_PB = {number: name for name, number in _CHANNEL_TO_PB.items()}
 
 
-def search_channel_to_pb(name: str) -> int:
+def search_channel_to_pb(name: str) -> Any:
     return _CHANNEL_TO_PB[name]
 
 
 def search_channel_from_pb(number: int, field: str) -> str:
-    name = _CHANNEL_FROM_PB.get(number)
+    name = _CHANNEL_FROM_PB.get(number)  # type: ignore[call-overload]
     if name is None:
         raise InvalidArgumentError(field, f"unsupported search channel {number}")
     return name
@@ -329,9 +329,9 @@ def entry_result_pb(result: EntryResult) -> pb.EntryResult:
     )
 
 
-def _write_fields(result: WriteResult) -> dict[str, object]:
+def _write_fields(result: WriteResult) -> dict[str, Any]:
     """Fields shared by every write response; `memory` stays unset when nothing was created."""
-    fields: dict[str, object] = {
+    fields: dict[str, Any] = {
         "changed": result.changed,
         "content_hash": result.content_hash,
         "changes": memory_changes_pb(result.changes),

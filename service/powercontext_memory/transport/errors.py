@@ -54,7 +54,7 @@ STATUS_CODES: dict[type[MemoryServiceError], grpc.StatusCode] = {
 
 def status_code(error: MemoryServiceError) -> grpc.StatusCode:
     for cls in type(error).__mro__:
-        code = STATUS_CODES.get(cls)  # type: ignore[call-overload]
+        code = STATUS_CODES.get(cls)
         if code is not None:
             return code
     return grpc.StatusCode.INTERNAL  # an unlisted MemoryServiceError subclass: a bug too

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator
 from contextlib import aclosing
+from typing import TypeAlias
 
 import grpc
 
@@ -19,7 +20,7 @@ from ..memory import MemoryService
 from . import convert
 from .errors import grpc_errors
 
-Context = grpc.aio.ServicerContext
+Context: TypeAlias = grpc.aio.ServicerContext  # noqa: UP040
 
 
 def _now_ms() -> int:
@@ -112,8 +113,8 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         # aclosing also closes it when the stream is dropped while parked at a yield.
         # On shutdown the feed raises UnavailableError, mapped like any other error.
         async with aclosing(self._service.follow_changes(memory, since)) as feed:
-            async for item in feed:
-                yield convert.changes_response(item, now_ms=_now_ms())
+            async for event in feed:
+                yield convert.changes_response(event, now_ms=_now_ms())
 
     @grpc_errors
     async def Search(self, request: pb.SearchRequest, context: Context) -> pb.SearchResponse:
