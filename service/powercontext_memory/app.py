@@ -6,6 +6,8 @@ import logging
 import os
 
 from .backends.database import CommitHook, DatabaseMemoryBackend
+from .backends.oceanbase import OceanBaseDsn, OceanBaseStorage, is_oceanbase_dsn
+from .backends.spi import StorageAdapter
 from .backends.sqlite import SQLiteStorage
 from .embedding.base import EmbeddingModel
 from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
@@ -15,26 +17,37 @@ logger = logging.getLogger(__name__)
 DEFAULT_DATABASE = "data/memory.sqlite3"
 
 
-async def open_sqlite_service(
-    path: str | os.PathLike[str] = DEFAULT_DATABASE,
+async def open_storage(location: str | os.PathLike[str]) -> StorageAdapter:
+    """An OceanBase DSN (oceanbase://user@host:port/db) or a SQLite file path."""
+    if is_oceanbase_dsn(str(location)):
+        password = os.environ.get("POWERCONTEXT_OCEANBASE_PASSWORD")
+        return await OceanBaseStorage.open(OceanBaseDsn.parse(str(location), password))
+    return await SQLiteStorage.open(location)
+
+
+async def open_service(
+    location: str | os.PathLike[str] = DEFAULT_DATABASE,
     *,
     embedding: EmbeddingModel | None = None,
     progress_interval: float = DEFAULT_PROGRESS_INTERVAL,
     commit_hook: CommitHook | None = None,
 ) -> MemoryService:
-    """Open (creating if needed) the SQLite database at `path` and serve it.
+    """Open (creating the schema if needed) the database at `location` and serve it.
 
     The first model a database is opened with fixes its embedding profile. A model with
     another profile later does not touch stored vectors: vector search is then unavailable
     (GetCapabilities says why) until the offline migrate-embedding command is run.
     """
-    storage = await SQLiteStorage.open(path)
+    storage = await open_storage(location)
     backend = DatabaseMemoryBackend(storage, commit_hook=commit_hook)
     stored = await backend.load_profile()
     if embedding is not None and stored is None:
         await backend.set_profile(embedding.profile)
     service = MemoryService(backend, embedding=embedding, progress_interval=progress_interval)
-    problem = service.capabilities().vector_unavailable_reason
-    if embedding is not None and problem:
-        logger.warning("vector search disabled: %s", problem)
+    capabilities = service.capabilities()
+    if embedding is not None and capabilities.vector_unavailable_reason:
+        logger.warning("vector search disabled: %s", capabilities.vector_unavailable_reason)
+    if not capabilities.fts:
+        logger.warning("full-text search disabled: %s", capabilities.fts_unavailable_reason)
     return service
+

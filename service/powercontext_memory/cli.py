@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .app import DEFAULT_DATABASE, open_sqlite_service
+from .app import DEFAULT_DATABASE, open_service
 from .embedding.factory import (
     DEFAULT_API_KEY_ENV,
     EMBEDDING_KINDS,
@@ -99,7 +99,7 @@ async def _open(args: argparse.Namespace, **options: Any) -> MemoryService:
     """The service over --database with the --embedding model (if any)."""
     model = await open_embedding_model(_embedding_config(args))
     try:
-        return await open_sqlite_service(args.database, embedding=model, **options)
+        return await open_service(args.database, embedding=model, **options)
     except BaseException:
         if model is not None:
             await model.close()
@@ -203,7 +203,7 @@ def _existing_database(path: str) -> bool:
 async def _verify_async(args: argparse.Namespace) -> int:
     from .verifier import verify
 
-    service = await open_sqlite_service(args.database)
+    service = await open_service(args.database)
     try:
         report = await verify(service.backend)
     finally:

@@ -136,6 +136,9 @@ class Capabilities:
     embedding_profile: EmbeddingProfile | None = field(default=None)
     # Why vector/hybrid are off, when they are.
     vector_unavailable_reason: str = ""
+    # Why fts/hybrid are off, when they are (a failed start-up probe).
+    fts_unavailable_reason: str = ""
+    engine_version: str = ""
 
 
 def _write_result(
@@ -178,16 +181,23 @@ class MemoryService:
                 f"from the database's {self.backend.profile.profile_id!r}: run the offline "
                 "migrate-embedding command"
             )
-        return ""
+        return self.backend.adapter.vector_problem
+
+    def _fts_problem(self) -> str:
+        return self.backend.adapter.fts_problem
 
     def capabilities(self) -> Capabilities:
         problem = self._vector_problem()
+        fts_problem = self._fts_problem()
         return Capabilities(
             backend=self.backend.name,
+            fts=not fts_problem,
             vector=not problem,
-            hybrid=not problem,
+            hybrid=not problem and not fts_problem,
             embedding_profile=self.backend.profile,
             vector_unavailable_reason=problem,
+            fts_unavailable_reason=fts_problem,
+            engine_version=self.backend.adapter.engine_version,
         )
 
     async def close(self) -> None:
@@ -455,6 +465,13 @@ class MemoryService:
                 if mode is SearchMode.VECTOR
                 else SearchMode.HYBRID
             )
+            fts_problem = self._fts_problem()
+            if fts_problem and run_mode is not SearchMode.VECTOR:
+                if mode is not SearchMode.AUTO or query_vector is None:
+                    raise CapabilityNotSupportedError(
+                        "fts", f"full-text search is not available: {fts_problem}"
+                    )
+                run_mode, problem = SearchMode.VECTOR, fts_problem
             hits = await self.backend.search(
                 session,
                 refs,

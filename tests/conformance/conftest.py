@@ -7,40 +7,62 @@ from pathlib import Path
 
 import pytest
 
-from powercontext_memory.app import open_sqlite_service
+from powercontext_memory.app import open_service
 from powercontext_memory.backends.database import CommitHook
+from powercontext_memory.embedding.base import EmbeddingModel
 from powercontext_memory.memory import MemoryService
 
-from .tamper import SQLiteTamper, Tamper
+from ..oceanbase_server import fresh_database
+from .tamper import Tamper, tamper_for
 
-BACKENDS = ["sqlite"]
+BACKENDS = ["sqlite", "oceanbase"]
 
 
 class Harness:
-    """A running service on one backend plus a raw-storage tamper tool."""
+    """A running service on one backend (database `location`) plus a raw-storage tamper tool."""
 
-    def __init__(self, backend: str, path: Path) -> None:
+    def __init__(self, backend: str, location: str | Path) -> None:
         self.backend = backend
-        self.path = path
+        self.location = location
         self.hook_calls: list[str] = []
         self.fail_at: str | None = None
         self.service: MemoryService | None = None
-        self.tamper: Tamper = SQLiteTamper(path)
+        self.tamper: Tamper = tamper_for(backend, location)
 
     def hook(self, step: str) -> None:
         self.hook_calls.append(step)
         if step == self.fail_at:
             raise RuntimeError(f"injected failure at {step}")
 
-    async def open(self) -> MemoryService:
+    async def open(self, embedding: EmbeddingModel | None = None) -> MemoryService:
+        """A service on this database (tests may open several, like several servers)."""
         hook: CommitHook = self.hook
-        self.service = await open_sqlite_service(self.path, progress_interval=0.2, commit_hook=hook)
+        self.service = await open_service(
+            self.location, embedding=embedding, progress_interval=0.2, commit_hook=hook
+        )
         return self.service
+
+    async def open_another(self, embedding: EmbeddingModel | None = None) -> MemoryService:
+        """A second, independent service on the same database (a second server process)."""
+        return await open_service(self.location, embedding=embedding, progress_interval=0.2)
 
 
 @pytest.fixture(params=BACKENDS)
-async def harness(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Harness]:
-    h = Harness(request.param, tmp_path / "memory.sqlite3")
+async def database(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[str, str | Path]]:
+    """(backend, location) of a fresh, empty database."""
+    if request.param == "sqlite":
+        yield "sqlite", tmp_path / "memory.sqlite3"
+        return
+    server: str = request.getfixturevalue("oceanbase_server")
+    async with fresh_database(server) as dsn:
+        yield "oceanbase", dsn
+
+
+@pytest.fixture
+async def harness(database: tuple[str, str | Path]) -> AsyncIterator[Harness]:
+    h = Harness(*database)
     await h.open()
     yield h
     assert h.service is not None

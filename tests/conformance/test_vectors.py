@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from powercontext_memory import admin
-from powercontext_memory.app import open_sqlite_service
+from powercontext_memory.app import open_service
 from powercontext_memory.domain.errors import CapabilityNotSupportedError
 from powercontext_memory.domain.lifecycle import EntryRef
 from powercontext_memory.domain.models import ArtifactRef, EmbeddingProfile
@@ -25,7 +25,9 @@ from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.memory import MemoryService, SearchMode
 
 from .helpers import add, entry_ref, ref
-from .tamper import SQLiteTamper
+from .tamper import tamper_for
+
+Database = tuple[str, "str | Path"]  # (backend, location) from the `database` fixture
 
 DEPLOY = "Release script publishing packages lives in tools/ship.sh."
 DATABASE = "Integration tests need a local PostgreSQL listening on port 5433."
@@ -80,14 +82,14 @@ def flaky(minilm: MiniLMEmbedder) -> FlakyModel:
 
 
 @pytest.fixture
-async def vservice(tmp_path: Path, flaky: FlakyModel) -> AsyncIterator[MemoryService]:
-    service = await open_sqlite_service(tmp_path / "v.sqlite3", embedding=flaky)
+async def vservice(database: Database, flaky: FlakyModel) -> AsyncIterator[MemoryService]:
+    service = await open_service(database[1], embedding=flaky)
     yield service
     await service.close()
 
 
-def _vector_rows(path: Path) -> int:
-    return int(SQLiteTamper(path).scalar("SELECT count(*) FROM memory_entry_vector_metadata"))
+def _vector_rows(database: Database) -> int:
+    return tamper_for(*database).vector_rows()
 
 
 async def _memory(service: MemoryService, *texts: str) -> ArtifactRef:
@@ -139,14 +141,14 @@ async def test_unrelated_query_is_refused_not_padded(vservice: MemoryService) ->
 
 
 async def test_model_outage_then_offline_rebuild(
-    vservice: MemoryService, flaky: FlakyModel, tmp_path: Path
+    vservice: MemoryService, flaky: FlakyModel, database: Database
 ) -> None:
     memory = await _memory(vservice, DEPLOY, DATABASE)
     flaky.down = True
     result = await vservice.remember(memory, [], [], [add(STYLE)])
     assert result.changed  # the write commits with full text, without a vector
     memory = ref(result)
-    assert _vector_rows(tmp_path / "v.sqlite3") == 2
+    assert _vector_rows(database) == 2
     flaky.down = False
     auto = await vservice.search("pull requests", [memory], 8, SearchMode.AUTO)
     assert auto.mode is SearchMode.FTS and "incomplete" in auto.fallback_reason
@@ -155,18 +157,18 @@ async def test_model_outage_then_offline_rebuild(
         await vservice.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)
     report = await admin.rebuild(vservice)
     assert report.complete and report.embedded == 1 and report.kept == 2
-    assert _vector_rows(tmp_path / "v.sqlite3") == 3
+    assert _vector_rows(database) == 3
     auto = await vservice.search(PARAPHRASE, [memory], 8, SearchMode.AUTO)
     assert auto.mode is SearchMode.HYBRID and auto.hits[0].text == DEPLOY
 
 
 @pytest.mark.parametrize("corruption", ["nan", "dimension", "zero"])
 async def test_bad_vectors_are_refused_and_never_stored(
-    vservice: MemoryService, flaky: FlakyModel, tmp_path: Path, corruption: str
+    vservice: MemoryService, flaky: FlakyModel, database: Database, corruption: str
 ) -> None:
     flaky.corrupt = corruption
     memory = await _memory(vservice, DEPLOY)
-    assert _vector_rows(tmp_path / "v.sqlite3") == 0
+    assert _vector_rows(database) == 0
     flaky.corrupt = None
     with pytest.raises(CapabilityNotSupportedError):
         await vservice.search(PARAPHRASE, [memory], 8, SearchMode.HYBRID)
@@ -176,16 +178,16 @@ async def test_bad_vectors_are_refused_and_never_stored(
 
 
 async def test_deactivate_drops_and_reactivate_restores_the_vector(
-    vservice: MemoryService, tmp_path: Path
+    vservice: MemoryService, database: Database
 ) -> None:
     result = await vservice.remember(None, [], [], [add(DEPLOY), add(DATABASE)])
     deploy = entry_ref(result, 0)
     forgotten = await vservice.forget(ref(result), [deploy], None)
-    assert _vector_rows(tmp_path / "v.sqlite3") == 1
+    assert _vector_rows(database) == 1
     hits = (await vservice.search(PARAPHRASE, [ref(forgotten)], 8, SearchMode.VECTOR)).hits
     assert DEPLOY not in [h.text for h in hits]
     restored = await vservice.reactivate(ref(forgotten), [deploy], None)
-    assert _vector_rows(tmp_path / "v.sqlite3") == 2
+    assert _vector_rows(database) == 2
     hits = (await vservice.search(PARAPHRASE, [ref(restored)], 8, SearchMode.VECTOR)).hits
     assert hits[0].text == DEPLOY and hits[0].entry_version_id == deploy.entry_version_id
 
@@ -201,18 +203,14 @@ async def test_revised_entry_gets_a_new_vector(vservice: MemoryService) -> None:
 
 
 async def test_tampered_vector_metadata_makes_the_memory_incomplete(
-    tmp_path: Path, flaky: FlakyModel
+    database: Database, flaky: FlakyModel
 ) -> None:
-    path = tmp_path / "t.sqlite3"
-    service = await open_sqlite_service(path, embedding=flaky)
+    path = database[1]
+    service = await open_service(path, embedding=flaky)
     memory = await _memory(service, DEPLOY, DATABASE)
     await service.close()
-    SQLiteTamper(path).execute(
-        "UPDATE memory_entry_vector_metadata SET embedding_content_hash = ? WHERE rowid = "
-        "(SELECT min(rowid) FROM memory_entry_vector_metadata)",
-        ("0" * 64,),
-    )
-    service = await open_sqlite_service(path, embedding=flaky)
+    tamper_for(*database).set_one_embedding_hash("0" * 64)
+    service = await open_service(path, embedding=flaky)
     try:
         auto = await service.search("release script", [memory], 8, SearchMode.AUTO)
         assert auto.mode is SearchMode.FTS and "incomplete" in auto.fallback_reason
@@ -223,14 +221,14 @@ async def test_tampered_vector_metadata_makes_the_memory_incomplete(
 
 
 async def test_profile_mismatch_on_reopen_disables_vectors_and_keeps_them(
-    tmp_path: Path, minilm: MiniLMEmbedder
+    database: Database, minilm: MiniLMEmbedder
 ) -> None:
-    path = tmp_path / "p.sqlite3"
-    service = await open_sqlite_service(path, embedding=FlakyModel(minilm))
+    path = database[1]
+    service = await open_service(path, embedding=FlakyModel(minilm))
     memory = await _memory(service, DEPLOY, DATABASE)
     await service.close()
     other = dataclasses.replace(minilm.profile, profile_id="another-model", normalization="none")
-    service = await open_sqlite_service(path, embedding=FlakyModel(minilm, other))
+    service = await open_service(path, embedding=FlakyModel(minilm, other))
     try:
         caps = service.capabilities()
         assert not caps.vector and "differs" in caps.vector_unavailable_reason
@@ -241,7 +239,7 @@ async def test_profile_mismatch_on_reopen_disables_vectors_and_keeps_them(
             await service.search(PARAPHRASE, [memory], 8, SearchMode.HYBRID)
         # Writes under the wrong profile store no vectors; stored ones are untouched.
         await service.remember(memory, [], [], [add(STYLE)])
-        assert _vector_rows(path) == 2
+        assert _vector_rows(database) == 2
         report = await admin.migrate(service)
         assert report.complete and report.embedded == 3
         assert service.capabilities().vector
@@ -249,8 +247,8 @@ async def test_profile_mismatch_on_reopen_disables_vectors_and_keeps_them(
         await service.close()
 
 
-async def test_no_model_means_fts_only_with_reason(tmp_path: Path) -> None:
-    service = await open_sqlite_service(tmp_path / "n.sqlite3")
+async def test_no_model_means_fts_only_with_reason(database: Database) -> None:
+    service = await open_service(database[1])
     try:
         memory = await _memory(service, DEPLOY)
         auto = await service.search("release script", [memory], 8, SearchMode.AUTO)
@@ -261,11 +259,11 @@ async def test_no_model_means_fts_only_with_reason(tmp_path: Path) -> None:
 
 
 async def test_commits_by_another_process_reach_the_vector_channel(
-    tmp_path: Path, flaky: FlakyModel
+    database: Database, flaky: FlakyModel
 ) -> None:
-    path = tmp_path / "shared.sqlite3"
-    reader = await open_sqlite_service(path, embedding=flaky)
-    writer = await open_sqlite_service(path, embedding=flaky)  # stands for a second server
+    path = database[1]
+    reader = await open_service(path, embedding=flaky)
+    writer = await open_service(path, embedding=flaky)  # stands for a second server
     try:
         memory = await _memory(writer, DATABASE, STYLE)
         before = await reader.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)
@@ -283,23 +281,19 @@ async def test_commits_by_another_process_reach_the_vector_channel(
 
 
 async def test_verifier_reports_tampered_vectors_and_counts_missing_ones(
-    tmp_path: Path, flaky: FlakyModel
+    database: Database, flaky: FlakyModel
 ) -> None:
     from powercontext_memory.verifier import verify
 
-    path = tmp_path / "verify.sqlite3"
-    service = await open_sqlite_service(path, embedding=flaky)
+    path = database[1]
+    service = await open_service(path, embedding=flaky)
     try:
         memory = await _memory(service, DEPLOY, DATABASE)
         flaky.down = True
         await service.remember(memory, [], [], [add(STYLE)])
         report = await verify(service.backend)
         assert report.ok and report.missing_vectors == 1
-        SQLiteTamper(path).execute(
-            "UPDATE memory_entry_vector_metadata SET embedding_content_hash = ? WHERE rowid = "
-            "(SELECT min(rowid) FROM memory_entry_vector_metadata)",
-            ("f" * 64,),
-        )
+        tamper_for(*database).set_one_embedding_hash("f" * 64)
         report = await verify(service.backend)
         assert [p.row.split("[")[0] for p in report.problems] == ["memory_entry_vector_metadata"]
     finally:

@@ -29,10 +29,11 @@ async def test_clean_database_verifies(service: MemoryService) -> None:
     )
 
 
-TAMPERING = [
+# (name, statement, or {backend: statement} where the schemas differ, row the report names)
+TAMPERING: list[tuple[str, str | dict[str, str], str]] = [
     (
         "entry text",
-        "UPDATE memory_entry_versions SET text = text || '!' WHERE version = 2",
+        "UPDATE memory_entry_versions SET text = concat(text, '!') WHERE version = 2",
         "memory_entry_versions[",
     ),
     (
@@ -49,34 +50,59 @@ TAMPERING = [
     ),
     (
         "missing projection row",
-        "DELETE FROM memory_entry_heads WHERE rowid = (SELECT min(rowid) FROM memory_entry_heads)",
+        {
+            "sqlite": "DELETE FROM memory_entry_heads "
+            "WHERE rowid = (SELECT min(rowid) FROM memory_entry_heads)",
+            "oceanbase": "DELETE FROM memory_entry_heads ORDER BY projection_id LIMIT 1",
+        },
         "memory_entry_heads[",
     ),
     (
         "projection of an inactive entry",
-        "INSERT INTO memory_entry_heads (memory_artifact_id, projected_in_revision, entry_id, "
-        "entry_version_id, entry_content_hash, searchable_text) SELECT memory_artifact_id, 3, "
-        "entry_id, entry_version_id, entry_content_hash, 'site' FROM memory_entry_versions "
-        "WHERE kind = 'constraint'",
+        {
+            "sqlite": "INSERT INTO memory_entry_heads (memory_artifact_id, projected_in_revision, "
+            "entry_id, entry_version_id, entry_content_hash, searchable_text) "
+            "SELECT memory_artifact_id, 3, entry_id, entry_version_id, entry_content_hash, "
+            "'site' FROM memory_entry_versions WHERE kind = 'constraint'",
+            "oceanbase": "INSERT INTO memory_entry_heads (memory_artifact_id, "
+            "projected_in_revision, entry_id, entry_version_id, entry_content_hash, "
+            "searchable_text, fulltext_tokens) "
+            "SELECT memory_artifact_id, 3, entry_id, entry_version_id, entry_content_hash, "
+            "'site', 'w_site' FROM memory_entry_versions WHERE kind = 'constraint'",
+        },
         "memory_entry_heads[",
     ),
     (
         "fts text",
-        "UPDATE memory_entry_search_fts SET searchable_text = 'x' WHERE rowid = "
-        "(SELECT min(rowid) FROM memory_entry_search_fts)",
+        {
+            "sqlite": "UPDATE memory_entry_search_fts SET searchable_text = 'x' WHERE rowid = "
+            "(SELECT min(rowid) FROM memory_entry_search_fts)",
+            "oceanbase": "UPDATE memory_entry_heads SET fulltext_tokens = 'w_x' "
+            "ORDER BY projection_id LIMIT 1",
+        },
         "memory_entry_search_fts[",
     ),
-    ("source bytes", "UPDATE sources SET content = X'00' WHERE rowid = 1", "sources["),
+    (
+        "source bytes",
+        {
+            "sqlite": "UPDATE sources SET content = X'00' WHERE rowid = 1",
+            "oceanbase": "UPDATE sources SET content = X'00' ORDER BY source_id LIMIT 1",
+        },
+        "sources[",
+    ),
     ("head pointer", "UPDATE artifact_heads SET revision = 2", "memory_entry_heads["),
 ]
 
 
-@pytest.mark.parametrize(("name", "sql", "expected_row"), TAMPERING, ids=[t[0] for t in TAMPERING])
+@pytest.mark.parametrize(
+    ("name", "statement", "expected_row"), TAMPERING, ids=[t[0] for t in TAMPERING]
+)
 async def test_tampering_is_reported_precisely(
-    harness: Harness, name: str, sql: str, expected_row: str
+    harness: Harness, name: str, statement: str | dict[str, str], expected_row: str
 ) -> None:
     service = harness.service
     assert service is not None
+    sql = statement if isinstance(statement, str) else statement[harness.backend]
     await WorkedExample().run(service)
     if "{hash}" in sql:
         # Recompute a self-consistent row hash: only the manifest can catch this one.
@@ -102,7 +128,7 @@ async def test_rebuild_projection_repairs_it(harness: Harness) -> None:
     service = harness.service
     assert service is not None
     ex = await WorkedExample().run(service)
-    harness.tamper.execute("DELETE FROM memory_entry_search_fts")
+    harness.tamper.clear_fulltext()
     harness.tamper.execute("DELETE FROM memory_entry_heads")
     assert await _problems(service)
     rebuilt = await service.backend.rebuild_projection(ref(ex.r3).artifact_id)

@@ -9,7 +9,7 @@ import grpc
 import pytest
 
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
-from powercontext_memory.app import open_sqlite_service
+from powercontext_memory.app import open_service
 from powercontext_memory.transport.server import RunningServer, start_server
 
 PROGRESS_INTERVAL = 0.2
@@ -17,7 +17,7 @@ PROGRESS_INTERVAL = 0.2
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
-    service = await open_sqlite_service(
+    service = await open_service(
         tmp_path / "memory.sqlite3", progress_interval=PROGRESS_INTERVAL
     )
     running = await start_server(service, "127.0.0.1:0")

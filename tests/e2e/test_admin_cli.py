@@ -10,7 +10,7 @@ from pathlib import Path
 
 import sqlean
 
-from powercontext_memory.app import open_sqlite_service
+from powercontext_memory.app import open_service
 from tests.conformance.helpers import WorkedExample
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def _example_database(path: Path) -> None:
     async def build() -> None:
-        service = await open_sqlite_service(path)
+        service = await open_service(path)
         try:
             await WorkedExample().run(service)
         finally:

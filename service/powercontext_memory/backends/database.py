@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..domain import analyzer, fusion
+from ..domain import analyzer, fts_rank, fusion
 from ..domain.errors import (
     CapabilityNotSupportedError,
     DataLossError,
@@ -44,6 +44,7 @@ from . import codec
 from .spi import (
     HeadProjectionRow,
     ReadTransaction,
+    RevisionExistsError,
     RevisionRow,
     SearchCandidate,
     StorageAdapter,
@@ -240,7 +241,10 @@ class DatabaseMemoryBackend:
                 raise RevisionConflictError(plan.artifact_id, plan.base_revision, head)
             await _check_evidence(tx, plan)
             await _check_predecessors(tx, plan)
-            await tx.insert_revision(row)
+            try:
+                await tx.insert_revision(row)
+            except RevisionExistsError:
+                raise RevisionConflictError(plan.artifact_id, plan.base_revision, None) from None
             self._step("revision")
             if not await tx.advance_head(plan.artifact_id, plan.base_revision, plan.next_revision):
                 raise RevisionConflictError(plan.artifact_id, plan.base_revision, None)
@@ -396,15 +400,16 @@ async def _fts_channel(
     found = await session.tx.fts_candidates(
         [h.artifact_id for h in heads], terms, fusion.fts_required_matches(len(terms)), pool
     )
-    ranked: list[fusion.HitKey] = []
+    admitted: list[tuple[fusion.HitKey, list[str]]] = []
     for candidate in found:
         row = candidate.projection
-        if not fusion.fts_admits(terms, row.searchable_text.split(" ")):
+        tokens = row.searchable_text.split(" ")
+        if not fusion.fts_admits(terms, tokens):
             continue
         key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
         candidates[key] = candidate
-        ranked.append(key)
-    return ranked
+        admitted.append((key, tokens))
+    return fts_rank.order_pool(terms, admitted)
 
 
 async def _verified_hits(

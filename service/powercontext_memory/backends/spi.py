@@ -13,6 +13,15 @@ from dataclasses import dataclass
 from typing import Protocol
 
 
+class RevisionExistsError(Exception):
+    """insert_revision hit a unique conflict: another writer committed that revision first."""
+
+    def __init__(self, artifact_id: str, revision: int) -> None:
+        super().__init__(f"{artifact_id}@{revision} already exists")
+        self.artifact_id = artifact_id
+        self.revision = revision
+
+
 @dataclass(frozen=True, slots=True)
 class RevisionRow:
     artifact_id: str
@@ -154,7 +163,9 @@ class ReadTransaction(Protocol):
 class WriteTransaction(ReadTransaction, Protocol):
     """One serialized write transaction; committed on clean exit, rolled back on error."""
 
-    async def insert_revision(self, row: RevisionRow) -> None: ...
+    async def insert_revision(self, row: RevisionRow) -> None:
+        """Raises RevisionExistsError when that (artifact, revision) already exists."""
+        ...
 
     async def advance_head(self, artifact_id: str, base_revision: int, next_revision: int) -> bool:
         """CAS the head from base to next (base 0: create it). False when the head moved."""
@@ -186,6 +197,19 @@ class StorageAdapter(Protocol):
 
     name: str
     location: str
+
+    @property
+    def engine_version(self) -> str: ...
+
+    @property
+    def fts_problem(self) -> str:
+        """Why full text failed the adapter's start-up probe ("" when it works)."""
+        ...
+
+    @property
+    def vector_problem(self) -> str:
+        """Why vectors failed the adapter's start-up probe ("" when they work)."""
+        ...
 
     def read(self) -> AbstractAsyncContextManager[ReadTransaction]: ...
 

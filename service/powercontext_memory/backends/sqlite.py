@@ -140,6 +140,10 @@ class SQLiteStorage:
     """StorageAdapter over one SQLite file."""
 
     name = "sqlite"
+    engine_version = sqlean.sqlite_version
+    # FTS5 and vec0 are part of this build; opening fails outright without them.
+    fts_problem = ""
+    vector_problem = ""
 
     def __init__(self, path: str | os.PathLike[str], readers: int = 4) -> None:
         self.location = str(path)

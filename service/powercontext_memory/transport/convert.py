@@ -431,6 +431,8 @@ def capabilities_pb(caps: Capabilities) -> types.Capabilities:
         backend=caps.backend,
         analyzer=caps.analyzer,
         vector_unavailable_reason=caps.vector_unavailable_reason,
+        fts_unavailable_reason=caps.fts_unavailable_reason,
+        engine_version=caps.engine_version,
     )
     if caps.embedding_profile is not None:
         p = caps.embedding_profile

@@ -246,7 +246,7 @@ class EmbeddingProfile(_message.Message):
     def __init__(self, profile_id: _Optional[str] = ..., model: _Optional[str] = ..., dimension: _Optional[int] = ..., distance: _Optional[str] = ..., normalization: _Optional[str] = ...) -> None: ...
 
 class Capabilities(_message.Message):
-    __slots__ = ("fts", "vector", "hybrid", "embedding_profile", "candidate_extraction", "change_follow", "backend", "analyzer", "vector_unavailable_reason")
+    __slots__ = ("fts", "vector", "hybrid", "embedding_profile", "candidate_extraction", "change_follow", "backend", "analyzer", "vector_unavailable_reason", "fts_unavailable_reason", "engine_version")
     FTS_FIELD_NUMBER: _ClassVar[int]
     VECTOR_FIELD_NUMBER: _ClassVar[int]
     HYBRID_FIELD_NUMBER: _ClassVar[int]
@@ -256,6 +256,8 @@ class Capabilities(_message.Message):
     BACKEND_FIELD_NUMBER: _ClassVar[int]
     ANALYZER_FIELD_NUMBER: _ClassVar[int]
     VECTOR_UNAVAILABLE_REASON_FIELD_NUMBER: _ClassVar[int]
+    FTS_UNAVAILABLE_REASON_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_VERSION_FIELD_NUMBER: _ClassVar[int]
     fts: bool
     vector: bool
     hybrid: bool
@@ -265,4 +267,6 @@ class Capabilities(_message.Message):
     backend: str
     analyzer: str
     vector_unavailable_reason: str
-    def __init__(self, fts: _Optional[bool] = ..., vector: _Optional[bool] = ..., hybrid: _Optional[bool] = ..., embedding_profile: _Optional[_Union[EmbeddingProfile, _Mapping]] = ..., candidate_extraction: _Optional[bool] = ..., change_follow: _Optional[bool] = ..., backend: _Optional[str] = ..., analyzer: _Optional[str] = ..., vector_unavailable_reason: _Optional[str] = ...) -> None: ...
+    fts_unavailable_reason: str
+    engine_version: str
+    def __init__(self, fts: _Optional[bool] = ..., vector: _Optional[bool] = ..., hybrid: _Optional[bool] = ..., embedding_profile: _Optional[_Union[EmbeddingProfile, _Mapping]] = ..., candidate_extraction: _Optional[bool] = ..., change_follow: _Optional[bool] = ..., backend: _Optional[str] = ..., analyzer: _Optional[str] = ..., vector_unavailable_reason: _Optional[str] = ..., fts_unavailable_reason: _Optional[str] = ..., engine_version: _Optional[str] = ...) -> None: ...

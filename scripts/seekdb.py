@@ -1,0 +1,170 @@
+"""Start and stop a throw-away seekdb server (the OceanBase 4.3.5.3 kernel) on 127.0.0.1.
+
+    python scripts/seekdb.py start --dir .seekdb      # prints the DSN once it answers SELECT 1
+    python scripts/seekdb.py stop --dir .seekdb
+    python scripts/seekdb.py run --dir .seekdb -- python -m pytest -q
+
+`run` starts the server, runs the command with POWERCONTEXT_TEST_OCEANBASE_DSN set, and stops
+the server whatever the command's outcome; it exits with the command's status. The binary
+ships in the `pylibseekdb` wheel (requirements-dev.txt); without it this script fails loudly,
+so a test run can never silently skip the OceanBase backend.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DSN_ENV = "POWERCONTEXT_TEST_OCEANBASE_DSN"
+READY_TIMEOUT = 90.0
+STOP_TIMEOUT = 30.0
+
+
+def seekdb_binary() -> Path:
+    spec = importlib.util.find_spec("pylibseekdb")
+    if spec is None or spec.origin is None:
+        raise SystemExit(
+            "seekdb is not installed: `pip install -r requirements-dev.txt` (package pylibseekdb)"
+        )
+    binary = Path(spec.origin).parent / "seekdb"
+    if not binary.exists():
+        raise SystemExit(f"seekdb binary missing from the pylibseekdb package: {binary}")
+    return binary
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _state_file(base: Path) -> Path:
+    return base / "powercontext-seekdb.json"
+
+
+def _answers(port: int) -> bool:
+    import pymysql  # a dependency of pylibseekdb
+
+    try:
+        conn = pymysql.connect(
+            host="127.0.0.1", port=port, user="root", password="", connect_timeout=2
+        )
+    except pymysql.MySQLError:
+        return False
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT 1")
+            return cur.fetchone() == (1,)
+    finally:
+        conn.close()
+
+
+def start(base: Path) -> str:
+    """Start a fresh server with its own data directory; return its DSN once it answers."""
+    if _state_file(base).exists():
+        stop(base)
+    shutil.rmtree(base, ignore_errors=True)
+    base.mkdir(parents=True)
+    port, rpc_port = free_port(), free_port()
+    log = (base / "seekdb.out").open("wb")
+    process = subprocess.Popen(
+        [
+            str(seekdb_binary()),
+            "--nodaemon",
+            f"--base-dir={base.resolve()}",
+            "--port",
+            str(port),
+            "--parameter",
+            f"rpc_port={rpc_port}",
+            "--parameter",
+            "memory_budget=1G",
+            "--parameter",
+            "log_disk_size=2G",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # a Ctrl-C to the test run must not kill it mid-shutdown
+    )
+    dsn = f"oceanbase://root@127.0.0.1:{port}/test"
+    _state_file(base).write_text(json.dumps({"pid": process.pid, "port": port, "dsn": dsn}))
+    deadline = time.monotonic() + READY_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            stop(base)
+            raise SystemExit(f"seekdb exited with {process.returncode}; see {base}/seekdb.out")
+        if _answers(port):
+            return dsn
+        time.sleep(0.25)
+    stop(base)
+    raise SystemExit(f"seekdb did not answer within {READY_TIMEOUT:.0f} s; see {base}")
+
+
+def stop(base: Path) -> None:
+    state = _state_file(base)
+    if not state.exists():
+        return
+    pid = int(json.loads(state.read_text())["pid"])
+    try:
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while time.monotonic() < deadline:
+            if not _alive(pid):
+                break
+            time.sleep(0.2)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    state.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        waited, _ = os.waitpid(pid, os.WNOHANG)  # reap it when it is our child
+        if waited == pid:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("action", choices=["start", "stop", "run"])
+    parser.add_argument("--dir", type=Path, default=Path(".seekdb"), help="data directory")
+    argv = sys.argv[1:] if argv is None else argv
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    command = argv[split + 1 :]
+    if args.action == "start":
+        print(start(args.dir))
+        return 0
+    if args.action == "stop":
+        stop(args.dir)
+        return 0
+    if not command:
+        parser.error("run needs a command after --")
+    dsn = start(args.dir)
+    print(f"seekdb ready: {dsn}", file=sys.stderr)
+    try:
+        return subprocess.call(command, env={**os.environ, DSN_ENV: dsn})
+    finally:
+        stop(args.dir)
+        shutil.rmtree(args.dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,606 @@
+"""OceanBase adapter (MySQL mode, 4.3.5 BP3+; seekdb in tests): storage primitives only.
+
+Same SPI as SQLite (spi.py). Differences that live here and nowhere else:
+
+* isolation: writers run READ COMMITTED (the engine default) so that the head CAS
+  `UPDATE ... WHERE revision = base` sees the latest commit and reports 0 affected rows when
+  another writer got there first; a concurrent insert of the same next revision is a unique
+  conflict (RevisionExists). Readers run REPEATABLE READ with a consistent snapshot, so one
+  read transaction sees one state, as on SQLite WAL.
+* full text: FULLTEXT WITH PARSER SPACE over `fulltext_tokens` (oceanbase_tokens.py).
+* vectors: a VECTOR(dim) column on memory_entry_heads with an HNSW L2 index, created when the
+  embedding profile is fixed. DDL commits implicitly in MySQL mode, so it never runs inside a
+  Memory commit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import urllib.parse
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import asyncmy
+import numpy as np
+from asyncmy.errors import IntegrityError
+
+from ..domain.analyzer import ANALYZER_VERSION
+from . import oceanbase_tokens
+from .oceanbase_probe import ProbeResult, probe
+from .spi import (
+    EntryVersionRow,
+    HeadProjectionRow,
+    RevisionExistsError,
+    RevisionRow,
+    SearchCandidate,
+    SourceRow,
+    VectorRow,
+)
+
+SCHEMA_VERSION = "1"
+EMBEDDING_PROFILE_KEY = "embedding_profile"
+VECTOR_INDEX = "vidx_memory_entry_heads_embedding"
+FTS_OVERFETCH = 4  # rows ranked per wanted candidate, so admission can drop weak matches
+_CHUNK = 500
+_DUPLICATE_KEY = 1062
+
+
+@dataclass(frozen=True, slots=True)
+class OceanBaseDsn:
+    host: str
+    port: int
+    user: str
+    password: str
+    database: str
+
+    @classmethod
+    def parse(cls, dsn: str, password: str | None = None) -> OceanBaseDsn:
+        """oceanbase://user[:password]@host[:port]/database (mysql:// is accepted too)."""
+        url = urllib.parse.urlsplit(dsn)
+        if url.scheme not in ("oceanbase", "mysql") or not url.hostname:
+            raise ValueError(f"not an OceanBase DSN (oceanbase://user@host:port/db): {dsn!r}")
+        database = url.path.lstrip("/")
+        if not database:
+            raise ValueError("the OceanBase DSN names no database (…/database)")
+        return cls(
+            host=url.hostname,
+            port=url.port or 2881,
+            user=urllib.parse.unquote(url.username or "root"),
+            password=password
+            if password is not None
+            else urllib.parse.unquote(url.password or ""),
+            database=database,
+        )
+
+    @property
+    def display(self) -> str:
+        """The DSN without its password (for logs and capabilities)."""
+        return f"oceanbase://{self.user}@{self.host}:{self.port}/{self.database}"
+
+
+def is_oceanbase_dsn(location: str) -> bool:
+    return location.startswith(("oceanbase://", "mysql://"))
+
+
+def _marks(n: int) -> str:
+    return ",".join(["%s"] * n)
+
+
+def _chunks(items: Sequence[Any]) -> list[Sequence[Any]]:
+    return [items[i : i + _CHUNK] for i in range(0, len(items), _CHUNK)]
+
+
+def vector_literal(embedding: bytes) -> str:
+    """float32 bytes as the engine's '[x,y,...]' literal; repr() round-trips each float32."""
+    return "[" + ",".join(repr(float(x)) for x in np.frombuffer(embedding, dtype="<f4")) + "]"
+
+
+def vector_bytes(literal: str | None) -> bytes | None:
+    if literal is None:
+        return None
+    body = literal.strip().strip("[]")
+    values = [float(x) for x in body.split(",")] if body else []
+    return np.asarray(values, dtype="<f4").tobytes()
+
+
+class OceanBaseStorage:
+    """StorageAdapter over one OceanBase database."""
+
+    name = "oceanbase"
+
+    def __init__(self, dsn: OceanBaseDsn) -> None:
+        self.dsn = dsn
+        self.location = dsn.display
+        self._readers: Any = None
+        self._writers: Any = None
+        self.vector_dimension: int | None = None
+        self.probe = ProbeResult()
+
+    @classmethod
+    async def open(
+        cls, dsn: str | OceanBaseDsn, *, readers: int = 4, writers: int = 2
+    ) -> OceanBaseStorage:
+        parsed = dsn if isinstance(dsn, OceanBaseDsn) else OceanBaseDsn.parse(dsn)
+        storage = cls(parsed)
+        common: dict[str, Any] = dict(
+            host=parsed.host,
+            port=parsed.port,
+            user=parsed.user,
+            password=parsed.password,
+            db=parsed.database,
+            charset="utf8mb4",
+            autocommit=True,
+            pool_recycle=600,
+        )
+        storage._writers = await asyncmy.create_pool(
+            minsize=1,
+            maxsize=writers,
+            init_command="SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+            **common,
+        )
+        storage._readers = await asyncmy.create_pool(
+            minsize=1,
+            maxsize=readers,
+            init_command="SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+            **common,
+        )
+        try:
+            await storage._setup()
+        except BaseException:
+            await storage.close()
+            raise
+        return storage
+
+    async def _setup(self) -> None:
+        schema = resources.files(__package__).joinpath("oceanbase_schema.sql").read_text("utf-8")
+        async with self._writers.acquire() as conn, conn.cursor() as cur:
+            for statement in schema.split("\n;\n"):
+                if statement.strip():
+                    await cur.execute(statement)
+            await cur.execute("SELECT meta_key, meta_value FROM schema_meta")
+            meta = dict(await cur.fetchall())
+            expected = {"schema_version": SCHEMA_VERSION, "analyzer": ANALYZER_VERSION}
+            if not meta:
+                for key, value in expected.items():
+                    await cur.execute(
+                        "INSERT IGNORE INTO schema_meta (meta_key, meta_value) VALUES (%s, %s)",
+                        (key, value),
+                    )
+            else:
+                for key, value in expected.items():
+                    if meta.get(key) != value:
+                        raise RuntimeError(
+                            f"database {key} is {meta.get(key)!r}, this server needs "
+                            f"{value!r}: run the offline migration first"
+                        )
+            self.vector_dimension = await _vector_dimension(cur)
+            self.probe = await probe(cur, self.vector_dimension)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[_OceanBaseTransaction]:
+        async with self._readers.acquire() as conn:
+            tx = _OceanBaseTransaction(self, conn, "START TRANSACTION WITH CONSISTENT SNAPSHOT")
+            try:
+                yield tx
+            finally:
+                if tx.begun:
+                    await conn.rollback()
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[_OceanBaseTransaction]:
+        async with self._writers.acquire() as conn:
+            tx = _OceanBaseTransaction(self, conn, "BEGIN")
+            try:
+                yield tx
+            except BaseException:
+                if tx.begun:
+                    with contextlib.suppress(Exception):
+                        await conn.rollback()
+                raise
+            if tx.begun:
+                await conn.commit()
+
+    @property
+    def engine_version(self) -> str:
+        return self.probe.engine_version
+
+    @property
+    def fts_problem(self) -> str:
+        return self.probe.fts_problem
+
+    @property
+    def vector_problem(self) -> str:
+        return self.probe.vector_problem
+
+    async def close(self) -> None:
+        for pool in (self._readers, self._writers):
+            if pool is not None:
+                pool.close()
+                await pool.wait_closed()
+        self._readers = self._writers = None
+
+
+async def _vector_dimension(cur: Any) -> int | None:
+    """The dimension of memory_entry_heads.embedding, or None while no profile is fixed."""
+    await cur.execute(
+        "SELECT column_type FROM information_schema.columns WHERE table_schema = DATABASE() "
+        "AND table_name = 'memory_entry_heads' AND column_name = 'embedding'"
+    )
+    row = await cur.fetchone()
+    if row is None:
+        return None
+    text = str(row[0]).lower()
+    digits = text[text.find("(") + 1 : text.find(")")]
+    return int(digits) if digits.isdigit() else None
+
+
+_REVISION_COLUMNS = "artifact_id, revision, family, content, content_hash, lineage, committed_at_ms"
+_VERSION_COLUMNS = (
+    "memory_artifact_id, entry_id, entry_version_id, version, previous_version_id, kind, text, "
+    "source_refs, artifact_refs, entry_content_hash, created_in_revision"
+)
+_SOURCE_COLUMNS = "source_id, kind, uri, media_type, content, metadata, content_hash, created_at_ms"
+_HEAD_COLUMNS = (
+    "memory_artifact_id, entry_id, entry_version_id, entry_content_hash, searchable_text"
+)
+
+
+class _OceanBaseTransaction:
+    """Read and write primitives on one pooled connection; BEGIN rides with the first call."""
+
+    def __init__(self, storage: OceanBaseStorage, conn: Any, begin: str) -> None:
+        self._storage = storage
+        self._conn = conn
+        self._begin = begin
+        self.begun = False
+
+    async def _cursor(self) -> Any:
+        cur = self._conn.cursor()
+        if not self.begun:
+            self.begun = True
+            await cur.execute(self._begin)
+        return cur
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        async with await self._cursor() as cur:
+            await cur.execute(sql, tuple(params))
+            return list(await cur.fetchall())
+
+    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with await self._cursor() as cur:
+            return int(await cur.execute(sql, tuple(params)))
+
+    async def _all_chunked(self, sql: str, items: Sequence[Any], *prefix: Any) -> list[Any]:
+        out: list[Any] = []
+        for chunk in _chunks(items):
+            out.extend(await self._all(sql.format(marks=_marks(len(chunk))), (*prefix, *chunk)))
+        return out
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    async def head_revisions(self, artifact_ids: Sequence[str]) -> dict[str, int]:
+        rows = await self._all_chunked(
+            "SELECT artifact_id, revision FROM artifact_heads WHERE artifact_id IN ({marks})",
+            list(artifact_ids),
+        )
+        return {a: int(r) for a, r in rows}
+
+    async def revision_row(self, artifact_id: str, revision: int) -> RevisionRow | None:
+        rows = await self._all(
+            f"SELECT {_REVISION_COLUMNS} FROM artifact_revisions "
+            "WHERE artifact_id = %s AND revision = %s",
+            (artifact_id, revision),
+        )
+        return RevisionRow(*rows[0]) if rows else None
+
+    async def revision_rows(self, artifact_id: str, first: int, last: int) -> list[RevisionRow]:
+        rows = await self._all(
+            f"SELECT {_REVISION_COLUMNS} FROM artifact_revisions "
+            "WHERE artifact_id = %s AND revision BETWEEN %s AND %s ORDER BY revision",
+            (artifact_id, first, last),
+        )
+        return [RevisionRow(*r) for r in rows]
+
+    async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]:
+        rows = await self._all_chunked(
+            f"SELECT {_VERSION_COLUMNS} FROM memory_entry_versions "
+            "WHERE entry_version_id IN ({marks})",
+            list(version_ids),
+        )
+        return [EntryVersionRow(*r) for r in rows]
+
+    async def all_entry_version_rows(self, artifact_id: str) -> list[EntryVersionRow]:
+        rows = await self._all(
+            f"SELECT {_VERSION_COLUMNS} FROM memory_entry_versions "
+            "WHERE memory_artifact_id = %s ORDER BY entry_id, version",
+            (artifact_id,),
+        )
+        return [EntryVersionRow(*r) for r in rows]
+
+    async def source_rows(self, source_ids: Sequence[str]) -> list[SourceRow]:
+        rows = await self._all_chunked(
+            f"SELECT {_SOURCE_COLUMNS} FROM sources WHERE source_id IN ({{marks}})",
+            list(source_ids),
+        )
+        return [SourceRow(r[0], r[1], r[2], r[3], bytes(r[4]), r[5], r[6], r[7]) for r in rows]
+
+    async def all_source_ids(self) -> list[str]:
+        return [r[0] for r in await self._all("SELECT source_id FROM sources ORDER BY source_id")]
+
+    async def existing_revisions(self, refs: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
+        found: set[tuple[str, int]] = set()
+        for artifact_id, revision in refs:
+            if await self._all(
+                "SELECT 1 FROM artifact_revisions WHERE artifact_id = %s AND revision = %s",
+                (artifact_id, revision),
+            ):
+                found.add((artifact_id, revision))
+        return found
+
+    async def artifact_ids(self) -> list[str]:
+        rows = await self._all("SELECT artifact_id FROM artifact_heads ORDER BY artifact_id")
+        return [r[0] for r in rows]
+
+    async def fts_candidates(
+        self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
+    ) -> list[SearchCandidate]:
+        """MATCH ... AGAINST in natural-language mode, best first by the engine's relevance.
+
+        The engine cannot express "at least k distinct terms", so it ranks FTS_OVERFETCH times
+        more rows and those the admission rule would refuse are dropped here, before the cut.
+        """
+        query = oceanbase_tokens.encode_tokens(terms)
+        memories = list(artifact_ids)
+        rows = await self._all(
+            f"SELECT {_HEAD_COLUMNS}, MATCH (fulltext_tokens) AGAINST (%s) AS relevance "
+            "FROM memory_entry_heads "
+            f"WHERE memory_artifact_id IN ({_marks(len(memories))}) "
+            "AND MATCH (fulltext_tokens) AGAINST (%s) "
+            "ORDER BY relevance DESC LIMIT %s",
+            (query, *memories, query, limit * FTS_OVERFETCH),
+        )
+        wanted = set(terms)
+        heads = [
+            HeadProjectionRow(*r[:5])
+            for r in rows
+            if len(wanted.intersection(str(r[4]).split(" "))) >= min_matches
+        ][:limit]
+        versions = {
+            v.entry_version_id: v
+            for v in await self.entry_version_rows([h.entry_version_id for h in heads])
+        }
+        return [SearchCandidate(h, versions.get(h.entry_version_id)) for h in heads]
+
+    async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
+        rows = await self._all(
+            f"SELECT {_HEAD_COLUMNS} FROM memory_entry_heads "
+            "WHERE memory_artifact_id = %s ORDER BY entry_id",
+            (artifact_id,),
+        )
+        return [HeadProjectionRow(*r) for r in rows]
+
+    async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
+        """The analyzer text each row's index tokens stand for (its own tokens if they do not)."""
+        rows = await self._all(
+            "SELECT entry_id, searchable_text, fulltext_tokens FROM memory_entry_heads "
+            "WHERE memory_artifact_id = %s ORDER BY entry_id",
+            (artifact_id,),
+        )
+        return [
+            (e, text if oceanbase_tokens.encode_text(text) == tokens else tokens)
+            for e, text, tokens in rows
+        ]
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    async def insert_revision(self, row: RevisionRow) -> None:
+        try:
+            await self._exec(
+                f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (
+                    row.artifact_id,
+                    row.revision,
+                    row.family,
+                    row.content,
+                    row.content_hash,
+                    row.lineage,
+                    row.committed_at_ms,
+                ),
+            )
+        except IntegrityError as exc:
+            if exc.args and exc.args[0] == _DUPLICATE_KEY:
+                raise RevisionExistsError(row.artifact_id, row.revision) from exc
+            raise
+
+    async def advance_head(self, artifact_id: str, base_revision: int, next_revision: int) -> bool:
+        if base_revision == 0:
+            affected = await self._exec(
+                "INSERT IGNORE INTO artifact_heads (artifact_id, revision) VALUES (%s, %s)",
+                (artifact_id, next_revision),
+            )
+        else:
+            affected = await self._exec(
+                "UPDATE artifact_heads SET revision = %s WHERE artifact_id = %s AND revision = %s",
+                (next_revision, artifact_id, base_revision),
+            )
+        return affected == 1
+
+    async def insert_entry_versions(self, rows: Sequence[EntryVersionRow]) -> None:
+        if not rows:
+            return
+        async with await self._cursor() as cur:
+            await cur.executemany(
+                f"INSERT INTO memory_entry_versions ({_VERSION_COLUMNS}) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [
+                    (
+                        r.memory_artifact_id,
+                        r.entry_id,
+                        r.entry_version_id,
+                        r.version,
+                        r.previous_version_id,
+                        r.kind,
+                        r.text,
+                        r.source_refs,
+                        r.artifact_refs,
+                        r.entry_content_hash,
+                        r.created_in_revision,
+                    )
+                    for r in rows
+                ],
+            )
+
+    async def upsert_projection(self, revision: int, rows: Sequence[HeadProjectionRow]) -> None:
+        """One statement per chunk: a new row is inserted, an existing one (same memory and
+        entry) rewritten in place, its vector replaced or cleared with it."""
+        if not rows:
+            return
+        with_vector = self._storage.vector_dimension is not None
+        columns = (
+            "memory_artifact_id, projected_in_revision, entry_id, entry_version_id, "
+            "entry_content_hash, searchable_text, fulltext_tokens, embedding_content_hash"
+            + (", embedding" if with_vector else "")
+        )
+        width = 9 if with_vector else 8
+        updates = ", ".join(
+            f"{c} = VALUES({c})"
+            for c in [
+                "projected_in_revision",
+                "entry_version_id",
+                "entry_content_hash",
+                "searchable_text",
+                "fulltext_tokens",
+                "embedding_content_hash",
+                *(["embedding"] if with_vector else []),
+            ]
+        )
+        for chunk in _chunks(list(rows)):
+            params: list[Any] = []
+            for r in chunk:
+                if r.embedding is not None and not with_vector:
+                    raise RuntimeError("a vector was written before the profile was fixed")
+                params.extend(
+                    [
+                        r.memory_artifact_id,
+                        revision,
+                        r.entry_id,
+                        r.entry_version_id,
+                        r.entry_content_hash,
+                        r.searchable_text,
+                        oceanbase_tokens.encode_text(r.searchable_text),
+                        r.embedding_content_hash if r.embedding is not None else None,
+                    ]
+                )
+                if with_vector:
+                    params.append(vector_literal(r.embedding) if r.embedding is not None else None)
+            values = ", ".join(["(" + _marks(width) + ")"] * len(chunk))
+            await self._exec(
+                f"INSERT INTO memory_entry_heads ({columns}) VALUES {values} "
+                f"ON DUPLICATE KEY UPDATE {updates}",
+                params,
+            )
+
+    async def remove_projection(self, artifact_id: str, entry_ids: Sequence[str]) -> None:
+        for chunk in _chunks(list(entry_ids)):
+            await self._exec(
+                "DELETE FROM memory_entry_heads WHERE memory_artifact_id = %s "
+                f"AND entry_id IN ({_marks(len(chunk))})",
+                (artifact_id, *chunk),
+            )
+
+    async def clear_projection(self, artifact_id: str) -> None:
+        await self._exec(
+            "DELETE FROM memory_entry_heads WHERE memory_artifact_id = %s", (artifact_id,)
+        )
+
+    async def insert_source(self, row: SourceRow) -> bool:
+        affected = await self._exec(
+            f"INSERT IGNORE INTO sources ({_SOURCE_COLUMNS}) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                row.source_id,
+                row.kind,
+                row.uri,
+                row.media_type,
+                row.content,
+                row.metadata,
+                row.content_hash,
+                row.created_at_ms,
+            ),
+        )
+        return affected == 1
+
+    # -- vector projection ------------------------------------------------------------------
+
+    async def embedding_profile_json(self) -> str | None:
+        rows = await self._all(
+            "SELECT meta_value FROM schema_meta WHERE meta_key = %s", (EMBEDDING_PROFILE_KEY,)
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def set_embedding_profile(self, profile_json: str, dimension: int) -> None:
+        """Offline: replace the vector column and its HNSW index with ones of this dimension.
+
+        DDL commits on its own in MySQL mode, so the steps are ordered to be re-runnable: the
+        profile is removed first and written last, once its column and index exist.
+        """
+        if not 0 < dimension <= 16000:
+            raise ValueError(f"unsupported vector dimension {dimension}")
+        await self._exec("DELETE FROM schema_meta WHERE meta_key = %s", (EMBEDDING_PROFILE_KEY,))
+        await self._conn.commit()
+        if self._storage.vector_dimension is not None:
+            with contextlib.suppress(asyncmy.errors.OperationalError):
+                await self._exec(f"DROP INDEX {VECTOR_INDEX} ON memory_entry_heads")
+            await self._exec("ALTER TABLE memory_entry_heads DROP COLUMN embedding")
+            self._storage.vector_dimension = None
+        await self._exec("UPDATE memory_entry_heads SET embedding_content_hash = NULL")
+        await self._exec(
+            f"ALTER TABLE memory_entry_heads ADD COLUMN embedding VECTOR({int(dimension)})"
+        )
+        await self._exec(
+            f"CREATE VECTOR INDEX {VECTOR_INDEX} ON memory_entry_heads (embedding) "
+            "WITH (distance=L2, type=hnsw)"
+        )
+        self._storage.vector_dimension = int(dimension)
+        await self._exec(
+            "INSERT INTO schema_meta (meta_key, meta_value) VALUES (%s, %s)",
+            (EMBEDDING_PROFILE_KEY, profile_json),
+        )
+        async with self._conn.cursor() as cur:
+            self._storage.probe = await probe(cur, self._storage.vector_dimension)
+
+    async def vector_rows(
+        self, artifact_id: str, entry_ids: Sequence[str] | None
+    ) -> list[VectorRow]:
+        """Head rows with their vectors. The vector's metadata is the head row itself: a
+        vector is bound to it by embedding_content_hash (RFC NULL/hash condition)."""
+        vector = "embedding" if self._storage.vector_dimension is not None else "NULL"
+        sql = (
+            "SELECT entry_id, entry_version_id, entry_content_hash, embedding_content_hash, "
+            f"{vector} FROM memory_entry_heads WHERE memory_artifact_id = %s"
+        )
+        if entry_ids is None:
+            rows = await self._all(sql, (artifact_id,))
+        else:
+            rows = await self._all_chunked(
+                sql + " AND entry_id IN ({marks})", list(entry_ids), artifact_id
+            )
+        out = []
+        for entry_id, version_id, content_hash, embedding_hash, embedding in rows:
+            bound = embedding_hash is not None
+            out.append(
+                VectorRow(
+                    entry_id,
+                    version_id,
+                    content_hash,
+                    version_id if bound else None,
+                    content_hash if bound else None,
+                    embedding_hash,
+                    vector_bytes(embedding),
+                )
+            )
+        return out

@@ -1,0 +1,69 @@
+"""The OceanBase engine for tests: a real seekdb server, one throw-away database per test.
+
+`make test` starts seekdb with scripts/seekdb.py and passes its DSN in
+POWERCONTEXT_TEST_OCEANBASE_DSN. A bare `pytest` run starts (and stops) one itself with the
+same script. Without the engine the tests fail; they are never skipped.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from types import ModuleType
+
+import asyncmy
+
+from powercontext_memory.backends.oceanbase import OceanBaseDsn
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def seekdb_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("seekdb_script", ROOT / "scripts" / "seekdb.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@contextmanager
+def running_seekdb() -> Iterator[str]:
+    """The DSN of the test engine: the one `make test` started, or one started here."""
+    script = seekdb_script()
+    given = os.environ.get(script.DSN_ENV)
+    if given:
+        yield given
+        return
+    with tempfile.TemporaryDirectory(prefix="seekdb-") as base:
+        dsn = script.start(Path(base) / "data")
+        try:
+            yield dsn
+        finally:
+            script.stop(Path(base) / "data")
+
+
+@asynccontextmanager
+async def fresh_database(server_dsn: str) -> AsyncIterator[str]:
+    """A new, empty database on the server; dropped afterwards. Yields its DSN."""
+    dsn = OceanBaseDsn.parse(server_dsn)
+    name = f"pcm_{uuid.uuid4().hex[:16]}"
+    conn = await asyncmy.connect(
+        host=dsn.host, port=dsn.port, user=dsn.user, password=dsn.password, autocommit=True
+    )
+    try:
+        async with conn.cursor() as cur:
+            await cur.execute(
+                f"CREATE DATABASE {name} DEFAULT CHARSET utf8mb4 COLLATE utf8mb4_bin"
+            )
+        try:
+            yield f"oceanbase://{dsn.user}@{dsn.host}:{dsn.port}/{name}"
+        finally:
+            async with conn.cursor() as cur:
+                await cur.execute(f"DROP DATABASE IF EXISTS {name}")
+    finally:
+        conn.close()
