@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .backends.database import DatabaseMemoryBackend, ReadSession
+from .backends.vector_index import valid_vector
 from .domain.errors import FailedPreconditionError
 from .domain.models import ArtifactRef, EntryState
 from .memory import MemoryService, embed_checked
@@ -126,15 +127,14 @@ async def _active_texts(session: ReadSession, head: ArtifactRef) -> dict[str, tu
 async def _valid_vectors(
     backend: DatabaseMemoryBackend, session: ReadSession, head: ArtifactRef
 ) -> dict[str, tuple[bytes, str]]:
-    assert backend.profile is not None
-    memory = await backend.memory_vectors(session, head)
+    """The head's stored vectors that are still valid, read from storage (kept by a rebuild)."""
+    profile = backend.profile
+    assert profile is not None
     out = {}
-    for slot in memory.slots.values():
-        _, version_id, content_hash = memory.keys[slot]
-        out[version_id] = (
-            memory.matrix[slot].astype("<f4").tobytes(),
-            backend.profile.embedding_content_hash(content_hash),
-        )
+    for row in await session.tx.vector_rows(head.artifact_id, None):
+        vector = valid_vector(row, profile)
+        if vector is not None and row.embedding_content_hash is not None:
+            out[row.entry_version_id] = (vector.astype("<f4").tobytes(), row.embedding_content_hash)
     return out
 
 

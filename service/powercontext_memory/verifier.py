@@ -275,7 +275,7 @@ async def _verify_vectors(
     A missing vector is not corruption (the model may have been down); a wrong one is.
     """
     for row in await tx.vector_rows(artifact_id, None):
-        if row.embedding is None and row.meta_entry_version_id is None:
+        if not row.has_vector and row.meta_entry_version_id is None:
             report.missing_vectors += 1
             continue
         if valid_vector(row, profile) is None:

@@ -27,6 +27,7 @@ def _row(entry: str, vector: np.ndarray | None, *, bad_hash: bool = False) -> Ve
         content_hash,
         "0" * 64 if bad_hash else bound,
         None if vector is None else vector.astype("<f4").tobytes(),
+        vector is not None,
     )
 
 
@@ -62,3 +63,33 @@ def test_removed_slots_are_reused_and_never_returned() -> None:
     assert len(memory.slots) == 100 and not memory.free
     top = merge_nearest([memory.nearest(_unit(0, 0, 1), 5)], 1)
     assert top[0].key.entry_id == "new" and top[0].distance < 1e-3
+
+
+def test_completeness_only_mode_keeps_no_vectors() -> None:
+    """With the engine's own index (OceanBase), rows are checked by binding alone."""
+    memory = MemoryVectors("mem", 1, 3, store_vectors=False)
+    bound = _row("a", _unit(1, 0, 0))
+    memory.put(
+        VectorRow(
+            *[
+                getattr(bound, f)
+                for f in (
+                    "entry_id",
+                    "entry_version_id",
+                    "entry_content_hash",
+                    "meta_entry_version_id",
+                    "meta_entry_content_hash",
+                    "embedding_content_hash",
+                )
+            ],
+            None,
+            True,
+        ),
+        PROFILE,
+    )
+    assert memory.complete and memory.matrix.shape == (0, 3)
+    memory.put(_row("b", _unit(0, 1, 0), bad_hash=True), PROFILE)
+    assert not memory.complete
+    memory.remove("b")
+    memory.put(_row("c", None), PROFILE)  # no vector stored at all
+    assert not memory.complete

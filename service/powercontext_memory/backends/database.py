@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +44,7 @@ from ..domain.models import (
 from . import codec
 from .spi import (
     HeadProjectionRow,
+    NativeVectorSearch,
     ReadTransaction,
     RevisionExistsError,
     RevisionRow,
@@ -50,7 +52,7 @@ from .spi import (
     StorageAdapter,
     WriteTransaction,
 )
-from .vector_index import MemoryVectors, VectorIndex, merge_nearest
+from .vector_index import MemoryVectors, VectorHit, VectorIndex, merge_nearest
 
 # Test seam: called with a step name inside the commit transaction ("revision", "head",
 # "versions", "projection"); raising there must roll everything back.
@@ -202,7 +204,8 @@ class DatabaseMemoryBackend:
 
     def _use_profile(self, profile: EmbeddingProfile | None) -> None:
         self.profile = profile
-        self.vectors = VectorIndex(profile) if profile else None
+        native = self.adapter.native_vector_search
+        self.vectors = VectorIndex(profile, store_vectors=not native) if profile else None
 
     async def set_profile(self, profile: EmbeddingProfile) -> None:
         """Fix the profile (first use) or, offline, replace it: all stored vectors are dropped."""
@@ -368,6 +371,8 @@ class DatabaseMemoryBackend:
         pool: int,
         candidates: dict[fusion.HitKey, SearchCandidate],
     ) -> list[fusion.HitKey]:
+        if self.adapter.native_vector_search:
+            return await _native_vector_channel(session, heads, query_vector, pool, candidates)
         groups = [
             (await self.memory_vectors(session, h)).nearest(query_vector, pool) for h in heads
         ]
@@ -386,6 +391,29 @@ class DatabaseMemoryBackend:
             )
             candidates[key] = SearchCandidate(projection, by_id.get(key.entry_version_id))
         return [h.key for h in hits]
+
+
+async def _native_vector_channel(
+    session: ReadSession,
+    heads: Sequence[ArtifactRef],
+    query_vector: npt.NDArray[np.float32],
+    pool: int,
+    candidates: dict[fusion.HitKey, SearchCandidate],
+) -> list[fusion.HitKey]:
+    """The engine's own index finds the nearest rows; admission and tie-break stay here."""
+    tx = cast(NativeVectorSearch, session.tx)
+    found = await tx.nearest_vectors(
+        [h.artifact_id for h in heads], query_vector.astype("<f4").tobytes(), pool
+    )
+    hits: list[VectorHit] = []
+    for item in found:
+        row = item.candidate.projection
+        if not fusion.vector_admits(item.distance):
+            continue
+        key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
+        candidates.setdefault(key, item.candidate)
+        hits.append(VectorHit(key, row.entry_content_hash, item.distance))
+    return [h.key for h in merge_nearest([hits], pool)]
 
 
 async def _fts_channel(

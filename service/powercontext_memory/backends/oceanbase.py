@@ -37,6 +37,7 @@ from .spi import (
     RevisionRow,
     SearchCandidate,
     SourceRow,
+    VectorCandidate,
     VectorRow,
 )
 
@@ -110,6 +111,7 @@ class OceanBaseStorage:
     """StorageAdapter over one OceanBase database."""
 
     name = "oceanbase"
+    native_vector_search = True  # HNSW in the engine; see nearest_vectors
 
     def __init__(self, dsn: OceanBaseDsn) -> None:
         self.dsn = dsn
@@ -574,11 +576,14 @@ class _OceanBaseTransaction:
             self._storage.probe = await probe(cur, self._storage.vector_dimension)
 
     async def vector_rows(
-        self, artifact_id: str, entry_ids: Sequence[str] | None
+        self, artifact_id: str, entry_ids: Sequence[str] | None, *, with_vectors: bool = True
     ) -> list[VectorRow]:
         """Head rows with their vectors. The vector's metadata is the head row itself: a
         vector is bound to it by embedding_content_hash (RFC NULL/hash condition)."""
-        vector = "embedding" if self._storage.vector_dimension is not None else "NULL"
+        if self._storage.vector_dimension is None:
+            vector = "NULL, 0"
+        else:
+            vector = ("embedding" if with_vectors else "NULL") + ", embedding IS NOT NULL"
         sql = (
             "SELECT entry_id, entry_version_id, entry_content_hash, embedding_content_hash, "
             f"{vector} FROM memory_entry_heads WHERE memory_artifact_id = %s"
@@ -590,7 +595,7 @@ class _OceanBaseTransaction:
                 sql + " AND entry_id IN ({marks})", list(entry_ids), artifact_id
             )
         out = []
-        for entry_id, version_id, content_hash, embedding_hash, embedding in rows:
+        for entry_id, version_id, content_hash, embedding_hash, embedding, present in rows:
             bound = embedding_hash is not None
             out.append(
                 VectorRow(
@@ -601,6 +606,33 @@ class _OceanBaseTransaction:
                     content_hash if bound else None,
                     embedding_hash,
                     vector_bytes(embedding),
+                    bool(present),
                 )
             )
         return out
+
+    async def nearest_vectors(
+        self, artifact_ids: Sequence[str], query: bytes, limit: int
+    ) -> list[VectorCandidate]:
+        """HNSW search (`APPROXIMATE`), pre-filtered by memory through its index."""
+        if self._storage.vector_dimension is None:
+            return []
+        literal = vector_literal(query)
+        memories = list(artifact_ids)
+        rows = await self._all(
+            f"SELECT {_HEAD_COLUMNS}, l2_distance(embedding, %s) AS distance "
+            "FROM memory_entry_heads "
+            f"WHERE memory_artifact_id IN ({_marks(len(memories))}) "
+            "AND embedding IS NOT NULL "
+            "ORDER BY l2_distance(embedding, %s) APPROXIMATE LIMIT %s",
+            (literal, *memories, literal, limit),
+        )
+        heads = [(HeadProjectionRow(*r[:5]), float(r[5])) for r in rows]
+        versions = {
+            v.entry_version_id: v
+            for v in await self.entry_version_rows([h.entry_version_id for h, _ in heads])
+        }
+        return [
+            VectorCandidate(SearchCandidate(h, versions.get(h.entry_version_id)), distance)
+            for h, distance in heads
+        ]

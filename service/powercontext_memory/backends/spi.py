@@ -79,7 +79,11 @@ class HeadProjectionRow:
 
 @dataclass(frozen=True, slots=True)
 class VectorRow:
-    """A head row with whatever vector metadata and vector are stored for it (may be none)."""
+    """A head row with whatever vector metadata and vector are stored for it (may be none).
+
+    `has_vector` says whether a vector is stored; `embedding` carries it only when it was asked
+    for (vector_rows with_vectors=True).
+    """
 
     entry_id: str
     entry_version_id: str
@@ -88,6 +92,15 @@ class VectorRow:
     meta_entry_content_hash: str | None
     embedding_content_hash: str | None
     embedding: bytes | None
+    has_vector: bool
+
+
+@dataclass(frozen=True, slots=True)
+class VectorCandidate:
+    """A projection row found by an engine's own vector index, with its L2 distance."""
+
+    candidate: SearchCandidate
+    distance: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +161,7 @@ class ReadTransaction(Protocol):
         ...
 
     async def vector_rows(
-        self, artifact_id: str, entry_ids: Sequence[str] | None
+        self, artifact_id: str, entry_ids: Sequence[str] | None, *, with_vectors: bool = True
     ) -> list[VectorRow]:
         """Head rows of one memory (all, or these entries) joined with their vector data."""
         ...
@@ -158,6 +171,17 @@ class ReadTransaction(Protocol):
         ...
 
     async def all_source_ids(self) -> list[str]: ...
+
+
+class NativeVectorSearch(Protocol):
+    """Read transactions of adapters whose engine has its own vector index (OceanBase HNSW)."""
+
+    async def nearest_vectors(
+        self, artifact_ids: Sequence[str], query: bytes, limit: int
+    ) -> list[VectorCandidate]:
+        """Up to `limit` head rows of these memories nearest to `query` (float32 bytes), by
+        ascending L2 distance. Rows without a vector are never returned."""
+        ...
 
 
 class WriteTransaction(ReadTransaction, Protocol):
@@ -197,6 +221,9 @@ class StorageAdapter(Protocol):
 
     name: str
     location: str
+    # True when read transactions also implement NativeVectorSearch: the vector channel then
+    # asks the engine's index, and this process keeps no vectors, only their completeness.
+    native_vector_search: bool
 
     @property
     def engine_version(self) -> str: ...

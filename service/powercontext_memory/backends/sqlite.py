@@ -140,6 +140,7 @@ class SQLiteStorage:
     """StorageAdapter over one SQLite file."""
 
     name = "sqlite"
+    native_vector_search = False  # vec0 is brute force; NumPy over cached vectors is faster
     engine_version = sqlean.sqlite_version
     # FTS5 and vec0 are part of this build; opening fails outright without them.
     fts_problem = ""
@@ -258,6 +259,10 @@ def _insert_vector(db: Db, pid: int, row: HeadProjectionRow) -> None:
         (pid, row.entry_version_id, row.entry_content_hash, row.embedding_content_hash),
     )
     db.execute(f"INSERT INTO {VECTOR_TABLE} (rowid, embedding) VALUES (?, ?)", (pid, row.embedding))
+
+
+def _vector_row(r: Sequence[Any]) -> VectorRow:
+    return VectorRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]))
 
 
 def _execute(db: Db, sql: str, params: Sequence[Any] = ()) -> None:
@@ -673,11 +678,14 @@ class _SQLiteTransaction:
         self._queue(go)
 
     async def vector_rows(
-        self, artifact_id: str, entry_ids: Sequence[str] | None
+        self, artifact_id: str, entry_ids: Sequence[str] | None, *, with_vectors: bool = True
     ) -> list[VectorRow]:
         def go(db: Db) -> list[VectorRow]:
             has_vectors = _has_vector_table(db)
-            vector = "v.embedding" if has_vectors else "NULL"
+            embedding = "v.embedding" if with_vectors else "NULL"
+            vector = (
+                f"{embedding}, v.rowid IS NOT NULL" if has_vectors else "NULL, 0"
+            )
             join = (
                 f"LEFT JOIN {VECTOR_TABLE} v ON v.rowid = h.projection_id " if has_vectors else ""
             )
@@ -689,11 +697,11 @@ class _SQLiteTransaction:
                 f"{join}WHERE h.memory_artifact_id = ?"
             )
             if entry_ids is None:
-                return [VectorRow(*r) for r in db.execute(sql, (artifact_id,)).fetchall()]
+                return [_vector_row(r) for r in db.execute(sql, (artifact_id,)).fetchall()]
             out: list[VectorRow] = []
             for chunk in _chunks(list(entry_ids)):
                 out.extend(
-                    VectorRow(*r)
+                    _vector_row(r)
                     for r in db.execute(
                         f"{sql} AND h.entry_id IN ({_marks(len(chunk))})", (artifact_id, *chunk)
                     ).fetchall()

@@ -40,6 +40,7 @@ class MemoryVectors:
     artifact_id: str
     revision: int
     dimension: int
+    store_vectors: bool = True
     matrix: npt.NDArray[np.float32] = field(init=False)
     valid: npt.NDArray[np.bool_] = field(init=False)
     slots: dict[str, int] = field(default_factory=dict)
@@ -49,8 +50,9 @@ class MemoryVectors:
     invalid: set[str] = field(default_factory=set)  # head entries without a valid vector
 
     def __post_init__(self) -> None:
-        self.matrix = np.zeros((_INITIAL_CAPACITY, self.dimension), dtype=np.float32)
-        self.valid = np.zeros(_INITIAL_CAPACITY, dtype=bool)
+        rows = _INITIAL_CAPACITY if self.store_vectors else 0
+        self.matrix = np.zeros((rows, self.dimension), dtype=np.float32)
+        self.valid = np.zeros(rows, dtype=bool)
 
     @property
     def complete(self) -> bool:
@@ -75,6 +77,11 @@ class MemoryVectors:
 
     def put(self, row: VectorRow, profile: EmbeddingProfile) -> None:
         self.remove(row.entry_id)
+        if not self.store_vectors:
+            # The engine searches its own index: only whether the row is complete matters.
+            if not is_bound(row, profile):
+                self.invalid.add(row.entry_id)
+            return
         vector = valid_vector(row, profile)
         if vector is None:
             self.invalid.add(row.entry_id)
@@ -105,14 +112,19 @@ class MemoryVectors:
         return hits
 
 
+def is_bound(row: VectorRow, profile: EmbeddingProfile) -> bool:
+    """A vector is stored for the row, bound to its exact version, content and the profile."""
+    return (
+        row.has_vector
+        and row.meta_entry_version_id == row.entry_version_id
+        and row.meta_entry_content_hash == row.entry_content_hash
+        and row.embedding_content_hash == profile.embedding_content_hash(row.entry_content_hash)
+    )
+
+
 def valid_vector(row: VectorRow, profile: EmbeddingProfile) -> npt.NDArray[np.float32] | None:
     """The row's vector if every binding holds, else None (the memory is then incomplete)."""
-    if (
-        row.embedding is None
-        or row.meta_entry_version_id != row.entry_version_id
-        or row.meta_entry_content_hash != row.entry_content_hash
-        or row.embedding_content_hash != profile.embedding_content_hash(row.entry_content_hash)
-    ):
+    if row.embedding is None or not is_bound(row, profile):
         return None
     try:
         return fusion.check_embedding(np.frombuffer(row.embedding, dtype="<f4"), profile.dimension)
@@ -123,8 +135,9 @@ def valid_vector(row: VectorRow, profile: EmbeddingProfile) -> npt.NDArray[np.fl
 class VectorIndex:
     """Per-process cache of MemoryVectors, brought to the head revision before each use."""
 
-    def __init__(self, profile: EmbeddingProfile) -> None:
+    def __init__(self, profile: EmbeddingProfile, *, store_vectors: bool = True) -> None:
         self.profile = profile
+        self.store_vectors = store_vectors
         self._memories: dict[str, MemoryVectors] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -175,19 +188,25 @@ class VectorIndex:
                     row.entry_content_hash if stored else None,
                     row.embedding_content_hash,
                     row.embedding,
+                    stored,
                 ),
                 self.profile,
             )
         memory.revision = next_revision
 
     async def _load(self, tx: ReadTransaction, head: ArtifactRef) -> MemoryVectors:
-        memory = MemoryVectors(head.artifact_id, head.revision, self.profile.dimension)
-        for row in await tx.vector_rows(head.artifact_id, None):
+        memory = MemoryVectors(
+            head.artifact_id, head.revision, self.profile.dimension, self.store_vectors
+        )
+        for row in await tx.vector_rows(head.artifact_id, None, with_vectors=self.store_vectors):
             memory.put(row, self.profile)
         return memory
 
     async def _refresh(self, tx: ReadTransaction, memory: MemoryVectors, entries: set[str]) -> None:
-        rows = {r.entry_id: r for r in await tx.vector_rows(memory.artifact_id, sorted(entries))}
+        found = await tx.vector_rows(
+            memory.artifact_id, sorted(entries), with_vectors=self.store_vectors
+        )
+        rows = {r.entry_id: r for r in found}
         for entry_id in entries:
             row = rows.get(entry_id)
             if row is None:
