@@ -9,6 +9,7 @@ from .backends.database import CommitHook, DatabaseMemoryBackend
 from .backends.oceanbase import OceanBaseDsn, OceanBaseStorage, is_oceanbase_dsn
 from .backends.spi import StorageAdapter
 from .backends.sqlite import SQLiteStorage
+from .domain.lifecycle import IdFactory, random_id
 from .embedding.base import EmbeddingModel
 from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
 
@@ -31,6 +32,7 @@ async def open_service(
     embedding: EmbeddingModel | None = None,
     progress_interval: float = DEFAULT_PROGRESS_INTERVAL,
     commit_hook: CommitHook | None = None,
+    id_factory: IdFactory = random_id,
 ) -> MemoryService:
     """Open (creating the schema if needed) the database at `location` and serve it.
 
@@ -43,7 +45,9 @@ async def open_service(
     stored = await backend.load_profile()
     if embedding is not None and stored is None:
         await backend.set_profile(embedding.profile)
-    service = MemoryService(backend, embedding=embedding, progress_interval=progress_interval)
+    service = MemoryService(
+        backend, embedding=embedding, progress_interval=progress_interval, id_factory=id_factory
+    )
     capabilities = service.capabilities()
     if embedding is not None and capabilities.vector_unavailable_reason:
         logger.warning("vector search disabled: %s", capabilities.vector_unavailable_reason)

@@ -17,7 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from asyncmy.errors import MySQLError
+
 from .app import DEFAULT_DATABASE, open_service
+from .backends.oceanbase import is_oceanbase_dsn
 from .embedding.factory import (
     DEFAULT_API_KEY_ENV,
     EMBEDDING_KINDS,
@@ -120,8 +123,9 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database",
         default=os.environ.get(ENV_DATABASE, DEFAULT_DATABASE),
-        help=f"SQLite database file, created if missing (env {ENV_DATABASE}, "
-        f"default {DEFAULT_DATABASE})",
+        help="SQLite database file, created if missing, or an OceanBase DSN "
+        "oceanbase://USER@HOST:PORT/DATABASE (password in POWERCONTEXT_OCEANBASE_PASSWORD) "
+        f"(env {ENV_DATABASE}, default {DEFAULT_DATABASE})",
     )
     parser.add_argument(
         "--progress-interval",
@@ -162,7 +166,7 @@ async def _serve_async(args: argparse.Namespace) -> int:
     )
     print(
         f"serving {SERVICE_NAME} on {_listen_host(args.listen)}:{running.port} "
-        f"(sqlite: {args.database}; {vectors})",
+        f"({caps.backend}: {service.backend.adapter.location}; {vectors})",
         flush=True,
     )
     try:
@@ -175,8 +179,9 @@ async def _serve_async(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_serve_async(args))
-    except (OSError, ValueError, RuntimeError) as error:
-        # Unusable address, bad embedding options, corrupted model file, wrong schema.
+    except (OSError, ValueError, RuntimeError, MySQLError) as error:
+        # Unusable address, bad embedding options, corrupted model file, wrong schema,
+        # unreachable or refusing OceanBase.
         print(f"error: {error}", file=sys.stderr)
         return 1
 
@@ -188,13 +193,15 @@ def _database_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database",
         default=os.environ.get(ENV_DATABASE, DEFAULT_DATABASE),
-        help=f"SQLite database file (env {ENV_DATABASE}, default {DEFAULT_DATABASE})",
+        help="SQLite database file or OceanBase DSN oceanbase://USER@HOST:PORT/DATABASE "
+        f"(env {ENV_DATABASE}, default {DEFAULT_DATABASE})",
     )
 
 
 def _existing_database(path: str) -> bool:
     # Opening would create an empty database; an admin command on a typo must fail instead.
-    if not os.path.isfile(path):
+    # (An OceanBase database must exist already: the server refuses unknown ones.)
+    if not is_oceanbase_dsn(path) and not os.path.isfile(path):
         print(f"error: no database at {path}", file=sys.stderr)
         return False
     return True

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from powercontext_memory.app import open_service
 from powercontext_memory.backends.database import CommitHook
 from powercontext_memory.embedding.base import EmbeddingModel
+from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.memory import MemoryService
 
 from ..oceanbase_server import fresh_database
@@ -73,3 +75,10 @@ async def harness(database: tuple[str, str | Path]) -> AsyncIterator[Harness]:
 def service(harness: Harness) -> MemoryService:
     assert harness.service is not None
     return harness.service
+
+
+@pytest.fixture(scope="session")
+def minilm() -> Iterator[MiniLMEmbedder]:
+    model = asyncio.run(MiniLMEmbedder.open())
+    yield model
+    asyncio.run(model.close())

@@ -7,23 +7,21 @@ wrong-length vector, a different profile); every vector it returns otherwise is 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from powercontext_memory import admin
 from powercontext_memory.app import open_service
 from powercontext_memory.domain.errors import CapabilityNotSupportedError
 from powercontext_memory.domain.lifecycle import EntryRef
-from powercontext_memory.domain.models import ArtifactRef, EmbeddingProfile
-from powercontext_memory.embedding.base import EmbeddingResult, EmbeddingUnavailableError
+from powercontext_memory.domain.models import ArtifactRef
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.memory import MemoryService, SearchMode
 
+from .flaky_model import FlakyModel
 from .helpers import add, entry_ref, ref
 from .tamper import tamper_for
 
@@ -35,45 +33,6 @@ STYLE = "Prefer small pull requests with one concern each."
 # Shares no word with DEPLOY (checked below), says the same thing in other words.
 PARAPHRASE = "Where is the program for shipping a new version?"
 UNRELATED = "Bananas and mangoes are tropical fruit."
-
-
-@pytest.fixture(scope="session")
-def minilm() -> Iterator[MiniLMEmbedder]:
-    model = asyncio.run(MiniLMEmbedder.open())
-    yield model
-    asyncio.run(model.close())
-
-
-class FlakyModel:
-    """Test double around the real model: can fail, corrupt vectors, or claim another profile."""
-
-    def __init__(self, real: MiniLMEmbedder, profile: EmbeddingProfile | None = None) -> None:
-        self.real = real
-        self._profile = profile or real.profile
-        self.down = False
-        self.corrupt: str | None = None  # "nan" | "dimension" | "zero"
-        self.calls = 0
-
-    @property
-    def profile(self) -> EmbeddingProfile:
-        return self._profile
-
-    async def embed(self, texts: Sequence[str]) -> EmbeddingResult:
-        self.calls += 1
-        if self.down:
-            raise EmbeddingUnavailableError("test double: model is down")
-        result = await self.real.embed(texts)
-        vectors = result.vectors.copy()
-        if self.corrupt == "nan":
-            vectors[:, 0] = np.nan
-        elif self.corrupt == "dimension":
-            vectors = vectors[:, :-1]
-        elif self.corrupt == "zero":
-            vectors[:] = 0
-        return EmbeddingResult(vectors, result.usage_tokens)
-
-    async def close(self) -> None:  # the shared real model outlives each service
-        pass
 
 
 @pytest.fixture

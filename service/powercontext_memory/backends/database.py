@@ -426,7 +426,10 @@ async def _fts_channel(
     if not terms:
         return []
     found = await session.tx.fts_candidates(
-        [h.artifact_id for h in heads], terms, fusion.fts_required_matches(len(terms)), pool
+        [h.artifact_id for h in heads],
+        terms,
+        fusion.fts_required_matches(len(terms)),
+        pool * fts_rank.WINDOW_FACTOR,
     )
     admitted: list[tuple[fusion.HitKey, list[str]]] = []
     for candidate in found:
@@ -437,7 +440,7 @@ async def _fts_channel(
         key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
         candidates[key] = candidate
         admitted.append((key, tokens))
-    return fts_rank.order_pool(terms, admitted)
+    return fts_rank.order_pool(terms, admitted)[:pool]
 
 
 async def _verified_hits(

@@ -44,7 +44,7 @@ from .spi import (
 SCHEMA_VERSION = "1"
 EMBEDDING_PROFILE_KEY = "embedding_profile"
 VECTOR_INDEX = "vidx_memory_entry_heads_embedding"
-FTS_OVERFETCH = 4  # rows ranked per wanted candidate, so admission can drop weak matches
+FTS_OVERFETCH = 2  # rows ranked per wanted candidate when admission needs several terms
 _CHUNK = 500
 _DUPLICATE_KEY = 1062
 
@@ -351,8 +351,9 @@ class _OceanBaseTransaction:
     ) -> list[SearchCandidate]:
         """MATCH ... AGAINST in natural-language mode, best first by the engine's relevance.
 
-        The engine cannot express "at least k distinct terms", so it ranks FTS_OVERFETCH times
-        more rows and those the admission rule would refuse are dropped here, before the cut.
+        The engine cannot express "at least k distinct terms": when k > 1 it ranks
+        FTS_OVERFETCH times more rows and those admission would refuse are dropped before the
+        cut (rows matching more terms rank higher, so few are lost).
         """
         query = oceanbase_tokens.encode_tokens(terms)
         memories = list(artifact_ids)
@@ -362,7 +363,7 @@ class _OceanBaseTransaction:
             f"WHERE memory_artifact_id IN ({_marks(len(memories))}) "
             "AND MATCH (fulltext_tokens) AGAINST (%s) "
             "ORDER BY relevance DESC LIMIT %s",
-            (query, *memories, query, limit * FTS_OVERFETCH),
+            (query, *memories, query, limit * (FTS_OVERFETCH if min_matches > 1 else 1)),
         )
         wanted = set(terms)
         heads = [

@@ -1,10 +1,11 @@
 """The full-text channel's order: one formula for every backend.
 
-Each engine picks the candidate pool with its own relevance (FTS5 bm25, OceanBase MATCH), but
-those scores differ between engines, so the order inside the pool is decided here: Okapi BM25
-(k1 = 1.2, b = 0.75) with document frequencies and average length taken over the pool itself,
-ties broken by the UTF-8 bytes of memory id, entry id and version id. The same pool therefore
-gives the same order on SQLite and OceanBase, whatever the engines' scores were.
+Each engine picks a window of WINDOW_FACTOR x pool candidates with its own relevance (FTS5
+bm25, OceanBase MATCH), but those scores differ between engines, so the order is decided here:
+Okapi BM25 (k1 = 1.2, b = 0.75) with document frequencies and average length taken over the
+window, ties broken by the UTF-8 bytes of memory id, entry id and version id; the channel keeps
+the best `pool`. The same window gives the same order on SQLite and OceanBase whatever the
+engines' scores were, and it is the same window whenever all admissible matches fit in it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .fusion import HitKey
 
 K1 = 1.2
 B = 0.75
+WINDOW_FACTOR = 4
 
 
 def order_pool(terms: Sequence[str], pool: Sequence[tuple[HitKey, Sequence[str]]]) -> list[HitKey]:
