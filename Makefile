@@ -8,7 +8,7 @@ ADDR ?= 127.0.0.1:50051
 DB ?= data/memory.sqlite3
 EMBEDDING ?= none
 
-.PHONY: serve test lint proto bench verify clean
+.PHONY: serve test lint proto bench verify clean seekdb-start seekdb-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,11 +25,14 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 serve: $(VENV)/.runtime
 	$(BIN)/python -m powercontext_memory serve --listen $(ADDR) --database $(DB) --embedding $(EMBEDDING)
 
+# The OceanBase half of the suite runs on a real seekdb server that scripts/seekdb.py starts on
+# 127.0.0.1 with its own data directory and stops afterwards, also when tests fail.
+SEEKDB_DIR ?= .seekdb
 test: $(VENV)/.dev
 	$(BIN)/buf lint
 	$(BIN)/ruff check service tests bench scripts
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR) -- $(BIN)/python -m pytest -q
 
 lint: $(VENV)/.dev
 	$(BIN)/buf lint
@@ -46,8 +49,15 @@ BENCH_ARGS ?=
 bench: $(VENV)/.dev
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
+# A local seekdb (OceanBase) to serve on: prints its DSN; data stays in $(SEEKDB_DIR)/serve.
+seekdb-start: $(VENV)/.dev
+	$(BIN)/python scripts/seekdb.py start --dir $(SEEKDB_DIR)/serve
+
+seekdb-stop: $(VENV)/.dev
+	$(BIN)/python scripts/seekdb.py stop --dir $(SEEKDB_DIR)/serve
+
 verify: $(VENV)/.runtime
 	$(BIN)/python -m powercontext_memory verify --database $(DB)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache $(SEEKDB_DIR)

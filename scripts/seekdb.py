@@ -1,8 +1,11 @@
 """Start and stop a throw-away seekdb server (the OceanBase 4.3.5.3 kernel) on 127.0.0.1.
 
-    python scripts/seekdb.py start --dir .seekdb      # prints the DSN once it answers SELECT 1
-    python scripts/seekdb.py stop --dir .seekdb
-    python scripts/seekdb.py run --dir .seekdb -- python -m pytest -q
+    python scripts/seekdb.py start --dir DIR   # prints the DSN once it answers SELECT 1
+    python scripts/seekdb.py stop --dir DIR
+    python scripts/seekdb.py run --dir DIR -- python -m pytest -q
+
+`start` keeps the data already in DIR (a restart); `run` deletes DIR afterwards when it
+created it.
 
 `run` starts the server, runs the command with POWERCONTEXT_TEST_OCEANBASE_DSN set, and stops
 the server whatever the command's outcome; it exits with the command's status. The binary
@@ -71,9 +74,8 @@ def _answers(port: int) -> bool:
 def start(base: Path) -> str:
     """Start a fresh server with its own data directory; return its DSN once it answers."""
     if _state_file(base).exists():
-        stop(base)
-    shutil.rmtree(base, ignore_errors=True)
-    base.mkdir(parents=True)
+        stop(base)  # a server this script left running (its data stays)
+    base.mkdir(parents=True, exist_ok=True)
     port, rpc_port = free_port(), free_port()
     log = (base / "seekdb.out").open("wb")
     process = subprocess.Popen(
@@ -157,13 +159,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not command:
         parser.error("run needs a command after --")
+    created = not args.dir.exists()
     dsn = start(args.dir)
     print(f"seekdb ready: {dsn}", file=sys.stderr)
     try:
         return subprocess.call(command, env={**os.environ, DSN_ENV: dsn})
     finally:
         stop(args.dir)
-        shutil.rmtree(args.dir, ignore_errors=True)
+        if created:  # never delete a directory this run did not create
+            shutil.rmtree(args.dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

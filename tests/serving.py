@@ -38,7 +38,7 @@ def server_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 @contextlib.contextmanager
 def serve_process(
-    database: Path, *args: str, env: Mapping[str, str] | None = None
+    database: str | Path, *args: str, env: Mapping[str, str] | None = None
 ) -> Iterator[Served]:
     command = [sys.executable, "-m", "powercontext_memory", "serve", "--listen", "127.0.0.1:0"]
     proc = subprocess.Popen(

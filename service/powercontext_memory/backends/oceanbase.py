@@ -70,9 +70,7 @@ class OceanBaseDsn:
             host=url.hostname,
             port=url.port or 2881,
             user=urllib.parse.unquote(url.username or "root"),
-            password=password
-            if password is not None
-            else urllib.parse.unquote(url.password or ""),
+            password=password if password is not None else urllib.parse.unquote(url.password or ""),
             database=database,
         )
 

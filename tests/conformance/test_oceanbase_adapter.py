@@ -1,0 +1,112 @@
+"""OceanBase-only behaviour: the start-up probe, the schema guard, the RFC DDL on the engine."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from powercontext_memory.app import open_service
+from powercontext_memory.domain.errors import CapabilityNotSupportedError
+from powercontext_memory.embedding.minilm import MiniLMEmbedder
+from powercontext_memory.memory import SearchMode
+
+from ..oceanbase_server import fresh_database
+from .flaky_model import FlakyModel
+from .helpers import add, create, ref
+from .tamper import OceanBaseTamper
+
+
+@pytest.fixture
+async def dsn(oceanbase_server: str) -> AsyncIterator[str]:
+    async with fresh_database(oceanbase_server) as database:
+        yield database
+
+
+async def test_probe_passes_on_seekdb_and_reports_the_engine(dsn: str) -> None:
+    service = await open_service(dsn)
+    try:
+        caps = service.capabilities()
+        assert caps.backend == "oceanbase" and caps.engine_version == "4.3.5.3"
+        assert caps.fts and caps.fts_unavailable_reason == ""
+    finally:
+        await service.close()
+
+
+async def test_failed_fulltext_probe_disables_fts_without_crashing(dsn: str) -> None:
+    service = await open_service(dsn)
+    memory = ref(await create(service, "release checklist"))
+    await service.close()
+    tamper = OceanBaseTamper(dsn)
+    # A probe table whose FULLTEXT index is gone: the probe's MATCH cannot run.
+    tamper.execute("DROP TABLE powercontext_probe")
+    tamper.execute(
+        "CREATE TABLE powercontext_probe (probe_id BIGINT NOT NULL AUTO_INCREMENT, "
+        "fulltext_tokens TEXT NOT NULL, PRIMARY KEY (probe_id))"
+    )
+    service = await open_service(dsn)
+    try:
+        caps = service.capabilities()
+        assert not caps.fts and not caps.hybrid
+        assert "FULLTEXT" in caps.fts_unavailable_reason
+        with pytest.raises(CapabilityNotSupportedError) as err:
+            await service.search("release", [memory], 8, SearchMode.FTS)
+        assert "full-text search is not available" in err.value.message
+        with pytest.raises(CapabilityNotSupportedError):
+            await service.search("release", [memory], 8, SearchMode.AUTO)
+        # Writes and reads that need no full text still work.
+        newer = ref(await service.remember(memory, [], [], [add("tag after the checklist")]))
+        assert newer.revision == 2
+        assert (await service.get_memory(newer)).head_revision == 2
+    finally:
+        await service.close()
+
+
+async def test_failed_vector_probe_disables_vectors_and_auto_falls_back(
+    dsn: str, minilm: MiniLMEmbedder
+) -> None:
+    service = await open_service(dsn, embedding=FlakyModel(minilm))
+    memory = ref(await create(service, "Release script publishing packages lives in ship.sh."))
+    assert service.capabilities().vector
+    await service.close()
+    OceanBaseTamper(dsn).execute(
+        "DROP INDEX vidx_memory_entry_heads_embedding ON memory_entry_heads"
+    )
+    service = await open_service(dsn, embedding=FlakyModel(minilm))
+    try:
+        caps = service.capabilities()
+        assert not caps.vector and not caps.hybrid
+        assert "HNSW" in caps.vector_unavailable_reason
+        auto = await service.search("release script", [memory], 8, SearchMode.AUTO)
+        assert auto.mode is SearchMode.FTS and "HNSW" in auto.fallback_reason
+        with pytest.raises(CapabilityNotSupportedError):
+            await service.search("release script", [memory], 8, SearchMode.VECTOR)
+    finally:
+        await service.close()
+
+
+async def test_a_database_of_another_schema_version_is_refused(dsn: str) -> None:
+    service = await open_service(dsn)
+    await service.close()
+    OceanBaseTamper(dsn).execute(
+        "UPDATE schema_meta SET meta_value = '0' WHERE meta_key = 'schema_version'"
+    )
+    with pytest.raises(RuntimeError, match="schema_version"):
+        await open_service(dsn)
+
+
+async def test_rfc_ddl_is_on_the_engine(dsn: str, minilm: MiniLMEmbedder) -> None:
+    """FULLTEXT WITH PARSER SPACE and VECTOR(384) + HNSW L2 on memory_entry_heads itself."""
+    service = await open_service(dsn, embedding=FlakyModel(minilm))
+    await service.close()
+    tamper = OceanBaseTamper(dsn)
+    conn = tamper._connect()
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SHOW CREATE TABLE memory_entry_heads")
+            ddl = cur.fetchone()[1].upper()
+    finally:
+        conn.close()
+    assert "WITH PARSER SPACE" in ddl
+    assert "VECTOR(384)" in ddl and "DISTANCE=L2" in ddl and "TYPE=HNSW" in ddl
+    assert "FOREIGN KEY (`MEMORY_ARTIFACT_ID`, `ENTRY_ID`, `ENTRY_VERSION_ID`)" in ddl

@@ -1,0 +1,67 @@
+"""How analyzer tokens are spelled for the SPACE parser, and OceanBase DSNs."""
+
+from __future__ import annotations
+
+import pytest
+
+from powercontext_memory.backends.oceanbase import OceanBaseDsn, vector_bytes, vector_literal
+from powercontext_memory.backends.oceanbase_probe import MIN_VERSION, parse_version
+from powercontext_memory.backends.oceanbase_tokens import MAX_TOKEN_BYTES, encode_text, encode_token
+from powercontext_memory.domain.analyzer import searchable_text
+
+
+def test_short_words_and_stopwords_get_a_prefix_the_parser_keeps() -> None:
+    assert encode_text(searchable_text("Go to the UI, a DB")) == "w_go w_to w_the w_ui w_a w_db"
+
+
+def test_cjk_tokens_are_already_safe() -> None:
+    assert encode_text(searchable_text("中文")) == "u_4e2d u_6587 b_4e2d_6587"
+
+
+def test_words_too_long_for_the_parser_are_hashed_within_its_limit() -> None:
+    long = "x" * 200
+    spelled = encode_token(long)
+    assert spelled.startswith("h_") and len(spelled) <= MAX_TOKEN_BYTES
+    assert spelled == encode_token(long) != encode_token("y" * 200)
+    # The limit is in bytes: "w_" plus 41 two-byte letters is exactly 84.
+    assert encode_token("é" * 41).startswith("w_")  # 2 + 82 bytes
+    assert encode_token("é" * 42).startswith("h_")
+
+
+def test_spellings_never_collide() -> None:
+    tokens = ["go", "u_4e2d", "b_4e2d_6587", "x" * 100, "w", "h"]
+    spelled = [encode_token(t) for t in tokens]
+    assert len(set(spelled)) == len(spelled)
+    assert encode_text("") == ""
+
+
+def test_dsn_parsing() -> None:
+    dsn = OceanBaseDsn.parse("oceanbase://app%40tenant:s3cret@db.example:2883/memory")
+    assert (dsn.user, dsn.password, dsn.host, dsn.port, dsn.database) == (
+        "app@tenant",
+        "s3cret",
+        "db.example",
+        2883,
+        "memory",
+    )
+    assert dsn.display == "oceanbase://app@tenant@db.example:2883/memory"  # no password
+    assert OceanBaseDsn.parse("mysql://root@127.0.0.1/test", password="pw").password == "pw"
+    assert OceanBaseDsn.parse("oceanbase://root@h/test").port == 2881
+    for bad in ["sqlite:///x", "oceanbase://root@host:1", "oceanbase:///test"]:
+        with pytest.raises(ValueError):
+            OceanBaseDsn.parse(bad)
+
+
+def test_vector_literals_round_trip_float32_exactly() -> None:
+    import numpy as np
+
+    vector = np.array([0.1234567891, -1 / 3, 1e-8, 0.5], dtype="<f4")
+    assert vector_bytes(vector_literal(vector.tobytes())) == vector.tobytes()
+    assert vector_bytes(None) is None
+
+
+def test_version_floor() -> None:
+    assert parse_version("4.3.5.3") >= MIN_VERSION
+    assert parse_version("4.3.5.2") < MIN_VERSION
+    assert parse_version("4.4.0.0") > MIN_VERSION
+    assert parse_version("4.3.5.3-bp1") >= MIN_VERSION
