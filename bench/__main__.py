@@ -1,9 +1,11 @@
-"""`make bench`: commit cost by memory size and full-text search latency, over real gRPC.
+"""`make bench`: commit cost by memory size and full-text search latency, over real gRPC, on
+each backend side by side.
 
 Every figure is measured end to end: this process is a grpc.aio client on a real channel to a
-server started as its own process (`python -m powercontext_memory serve`) on 127.0.0.1, on a
-real SQLite file in a temporary directory. Medians over repeated runs; the targets are the
-issue's (2-core machine).
+server started as its own process (`python -m powercontext_memory serve`) on 127.0.0.1, over a
+real SQLite file in a temporary directory or a database on a seekdb (OceanBase) server the
+bench starts on 127.0.0.1. Medians over repeated runs; the targets are the issues' (2-core
+machine).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
+from . import backends
 from .corpus import Corpus
 
 BATCH = 1000
@@ -42,18 +45,6 @@ class Figure:
     p95_ms: float
     target_ms: float | None
     note: str = ""
-
-    def row(self) -> str:
-        verdict = (
-            ""
-            if self.target_ms is None
-            else ("ok" if self.median_ms <= self.target_ms else "OVER TARGET")
-        )
-        target = "" if self.target_ms is None else f"<= {self.target_ms:g}"
-        return (
-            f"{self.name:<44} {self.median_ms:>9.2f} {self.p95_ms:>9.2f} "
-            f"{target:>9} {verdict:>11}  {self.note}"
-        )
 
 
 def _percentile(samples: list[float], q: float) -> float:
@@ -139,7 +130,7 @@ class Server:
 
 
 @contextlib.contextmanager
-def server_process(database: Path, *extra: str) -> Iterator[Server]:
+def server_process(database: str, *extra: str) -> Iterator[Server]:
     """`serve` in its own process, as deployed; stops it with SIGTERM."""
     command = [
         sys.executable,
@@ -149,7 +140,7 @@ def server_process(database: Path, *extra: str) -> Iterator[Server]:
         "--listen",
         "127.0.0.1:0",
         "--database",
-        str(database),
+        database,
         *extra,
     ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -164,40 +155,74 @@ def server_process(database: Path, *extra: str) -> Iterator[Server]:
         process.wait(timeout=30)
 
 
-async def run(sizes: list[int], commits: int, searches: int) -> list[Figure]:
+async def run(
+    backend: str, server: str | None, sizes: list[int], commits: int, searches: int
+) -> list[Figure]:
     figures: list[Figure] = []
     corpus = Corpus(random.Random(20261130))
     with tempfile.TemporaryDirectory(prefix="pcmem-bench-") as tmp:
         options = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)]
-        with server_process(Path(tmp) / "bench.sqlite3") as server:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}", options=options) as ch:
-                stub = pb_grpc.MemoryServiceStub(ch)
-                for size in sizes:
-                    started = time.perf_counter()
-                    memory = await _fill(stub, corpus, size)
-                    fill_s = time.perf_counter() - started
-                    samples, memory = await _commit_latencies(stub, corpus, memory, commits)
-                    target = {1000: 10.0, 10000: 60.0}.get(size)
-                    figures.append(
-                        _figure(
-                            f"commit 1 entry into {size:,} entries",
-                            samples,
-                            target,
-                            f"(filled in {fill_s:.1f} s)",
-                        )
-                    )
-                    queries = corpus.queries(searches)
-                    await _search_latencies(stub, memory, queries[:5])  # warm the cache
-                    samples, mean_hits = await _search_latencies(stub, memory, queries)
-                    figures.append(
-                        _figure(
-                            f"FTS search over gRPC at {size:,} entries",
-                            samples,
-                            5.0 if size == 10000 else None,
-                            f"(mean hits {mean_hits:.1f})",
-                        )
-                    )
+        async with backends.database(backend, Path(tmp), server, "pcm_bench") as location:
+            with server_process(location) as served:
+                async with grpc.aio.insecure_channel(
+                    f"127.0.0.1:{served.port}", options=options
+                ) as ch:
+                    stub = pb_grpc.MemoryServiceStub(ch)
+                    for size in sizes:
+                        figures += await _size_scenario(stub, corpus, size, commits, searches)
     return figures
+
+
+async def _size_scenario(
+    stub: pb_grpc.MemoryServiceStub, corpus: Corpus, size: int, commits: int, searches: int
+) -> list[Figure]:
+    started = time.perf_counter()
+    memory = await _fill(stub, corpus, size)
+    fill_s = time.perf_counter() - started
+    samples, memory = await _commit_latencies(stub, corpus, memory, commits)
+    commit = _figure(
+        f"commit 1 entry into {size:,} entries",
+        samples,
+        {1000: 10.0, 10000: 60.0}.get(size),
+        f"filled in {fill_s:.1f} s",
+    )
+    queries = corpus.queries(searches)
+    await _search_latencies(stub, memory, queries[:5])  # warm the cache
+    samples, mean_hits = await _search_latencies(stub, memory, queries)
+    search = _figure(
+        f"FTS search over gRPC at {size:,} entries",
+        samples,
+        5.0 if size == 10000 else None,
+        f"mean hits {mean_hits:.1f}",
+    )
+    return [commit, search]
+
+
+def print_side_by_side(results: dict[str, list[Figure]]) -> None:
+    names = list(results)
+    print(f"\nPowerContext Memory bench — {', '.join(names)}; {os.cpu_count()} cores")
+    header = f"{'scenario':<46}" + "".join(f" {n + ' p50':>16} {'p95':>8}" for n in names)
+    print(header + f" {'target':>9}  notes")
+    rows: dict[str, dict[str, Figure]] = {}
+    for name, figures in results.items():
+        for figure in figures:
+            rows.setdefault(figure.name, {})[name] = figure
+    for scenario, by_backend in rows.items():
+        cells = []
+        targets = sorted({f"{f.target_ms:.3g}" for f in by_backend.values() if f.target_ms})
+        for name in names:
+            f = by_backend.get(name)
+            if f is None:
+                cells.append(f" {'-':>16} {'-':>8}")
+                continue
+            mark = "" if f.target_ms is None or f.median_ms <= f.target_ms else "!"
+            cells.append(f" {f.median_ms:>15.2f}{mark or ' '} {f.p95_ms:>8.2f}")
+        notes = "; ".join(f"{n}: {f.note}" for n, f in by_backend.items() if f.note)
+        shown = f"<= {' / '.join(targets)}" if targets else ""
+        print(f"{scenario:<46}" + "".join(cells) + f" {shown:>9}  {notes}")
+    print(
+        "! = over target. Upstream: 798 ms to commit one entry at 1,000 entries; FTS p50 42-57 ms."
+    )
 
 
 def main() -> None:
@@ -206,6 +231,9 @@ def main() -> None:
     parser.add_argument("--commits", type=int, default=40, help="single-entry commits per size")
     parser.add_argument("--searches", type=int, default=200, help="search queries per size")
     parser.add_argument(
+        "--backends", default=",".join(backends.BACKENDS), help="sqlite,oceanbase or one of them"
+    )
+    parser.add_argument(
         "--hybrid-size",
         type=int,
         default=100_000,
@@ -213,16 +241,22 @@ def main() -> None:
     )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    figures = asyncio.run(run(sizes, args.commits, args.searches))
-    if args.hybrid_size:
-        from .hybrid import run_hybrid
+    chosen = [b for b in args.backends.split(",") if b]
+    unknown = set(chosen) - set(backends.BACKENDS)
+    if unknown:
+        parser.error(f"unknown backend(s): {', '.join(sorted(unknown))}")
+    results: dict[str, list[Figure]] = {}
+    with contextlib.ExitStack() as stack:
+        server = stack.enter_context(backends.seekdb_server()) if "oceanbase" in chosen else None
+        for backend in chosen:
+            results[backend] = asyncio.run(run(backend, server, sizes, args.commits, args.searches))
+            if args.hybrid_size:
+                from .hybrid import run_hybrid
 
-        figures += asyncio.run(run_hybrid(args.hybrid_size, args.searches))
-    print(f"\nPowerContext Memory bench — SQLite backend, {os.cpu_count()} cores")
-    print(f"{'scenario':<44} {'median ms':>9} {'p95 ms':>9} {'target':>9} {'verdict':>11}")
-    for figure in figures:
-        print(figure.row())
-    print("upstream reference: 798 ms to commit one entry at 1,000 entries; FTS p50 42-57 ms.")
+                results[backend] += asyncio.run(
+                    run_hybrid(backend, server, args.hybrid_size, args.searches)
+                )
+            print_side_by_side(results)  # after each backend: a long run shows progress
 
 
 if __name__ == "__main__":

@@ -1,0 +1,57 @@
+"""Where the bench's databases live: a SQLite file, or a database on a seekdb server that the
+bench starts itself with scripts/seekdb.py (the same engine the tests use)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from types import ModuleType
+
+import asyncmy
+
+from powercontext_memory.backends.oceanbase import OceanBaseDsn
+
+ROOT = Path(__file__).resolve().parent.parent
+BACKENDS = ("sqlite", "oceanbase")
+
+
+def _seekdb_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("seekdb_script", ROOT / "scripts" / "seekdb.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@contextlib.contextmanager
+def seekdb_server() -> Iterator[str]:
+    """A fresh seekdb on 127.0.0.1 for this bench run; its DSN."""
+    script = _seekdb_script()
+    with tempfile.TemporaryDirectory(prefix="pcmem-bench-seekdb-") as base:
+        dsn = script.start(Path(base) / "data")
+        try:
+            yield dsn
+        finally:
+            script.stop(Path(base) / "data")
+
+
+@contextlib.asynccontextmanager
+async def database(backend: str, tmp: Path, server: str | None, name: str) -> AsyncIterator[str]:
+    """The `--database` value of a new, empty database of this backend."""
+    if backend == "sqlite":
+        yield str(tmp / f"{name}.sqlite3")
+        return
+    assert server is not None
+    dsn = OceanBaseDsn.parse(server)
+    conn = await asyncmy.connect(host=dsn.host, port=dsn.port, user=dsn.user, autocommit=True)
+    try:
+        async with conn.cursor() as cur:
+            await cur.execute(f"CREATE DATABASE {name} DEFAULT CHARSET utf8mb4 COLLATE utf8mb4_bin")
+        yield f"oceanbase://{dsn.user}@{dsn.host}:{dsn.port}/{name}"
+        async with conn.cursor() as cur:
+            await cur.execute(f"DROP DATABASE IF EXISTS {name}")
+    finally:
+        conn.close()
