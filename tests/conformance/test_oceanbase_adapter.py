@@ -110,3 +110,27 @@ async def test_rfc_ddl_is_on_the_engine(dsn: str, minilm: MiniLMEmbedder) -> Non
     assert "WITH PARSER SPACE" in ddl
     assert "VECTOR(384)" in ddl and "DISTANCE=L2" in ddl and "TYPE=HNSW" in ddl
     assert "FOREIGN KEY (`MEMORY_ARTIFACT_ID`, `ENTRY_ID`, `ENTRY_VERSION_ID`)" in ddl
+
+
+async def test_a_manifest_larger_than_one_statement_is_written_in_pieces(
+    dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Big manifests go in several statements (the 16 MiB packet limit); here pieces are made
+    tiny so that a small memory takes that path, with multi-byte reasons cut between pieces."""
+    from powercontext_memory.backends import oceanbase
+    from powercontext_memory.verifier import verify
+
+    monkeypatch.setattr(oceanbase, "MANIFEST_PIECE_BYTES", 997)
+    service = await open_service(dsn)
+    entries = [add(f"entry number {i}", reason=f"原因 {i} — 理由") for i in range(30)]
+    memory = ref(await service.remember(None, [], [], entries))
+    await service.close()
+    service = await open_service(dsn)  # nothing cached: the stored bytes are re-verified
+    try:
+        view = await service.get_memory(memory)
+        assert len(view.revision.content.entries) == 30
+        assert any(len(c.reason or "") > 0 for c in view.revision.content.changes)
+        report = await verify(service.backend)
+        assert report.ok, report.problems
+    finally:
+        await service.close()

@@ -65,3 +65,15 @@ def test_version_floor() -> None:
     assert parse_version("4.3.5.2") < MIN_VERSION
     assert parse_version("4.4.0.0") > MIN_VERSION
     assert parse_version("4.3.5.3-bp1") >= MIN_VERSION
+
+
+def test_manifest_pieces_cut_between_characters() -> None:
+    from powercontext_memory.backends.oceanbase import _split_utf8
+
+    data = ("ab中文é" * 1000).encode("utf-8")
+    pieces = _split_utf8(data, 7)
+    assert b"".join(pieces) == data
+    assert all(0 < len(p) <= 7 for p in pieces)
+    for piece in pieces:
+        piece.decode("utf-8")  # every piece is whole characters
+    assert _split_utf8(b"short", 7) == [b"short"]

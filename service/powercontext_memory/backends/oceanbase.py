@@ -46,6 +46,7 @@ EMBEDDING_PROFILE_KEY = "embedding_profile"
 VECTOR_INDEX = "vidx_memory_entry_heads_embedding"
 FTS_OVERFETCH = 2  # rows ranked per wanted candidate when admission needs several terms
 _CHUNK = 500
+MANIFEST_PIECE_BYTES = 6 * 1024 * 1024  # hex doubles it: 12 MiB statements under 16 MiB
 _DUPLICATE_KEY = 1062
 
 
@@ -90,6 +91,25 @@ def _marks(n: int) -> str:
 
 def _chunks(items: Sequence[Any]) -> list[Sequence[Any]]:
     return [items[i : i + _CHUNK] for i in range(0, len(items), _CHUNK)]
+
+
+def _split_utf8(data: bytes, max_bytes: int) -> list[bytes]:
+    """UTF-8 `data` in pieces of at most `max_bytes`, each cut between characters (a column
+    of utf8mb4 refuses a piece that ends inside one)."""
+    pieces, start = [], 0
+    while len(data) - start > max_bytes:
+        end = start + max_bytes
+        while data[end] & 0xC0 == 0x80:  # a continuation byte: the character started earlier
+            end -= 1
+        pieces.append(data[start:end])
+        start = end
+    pieces.append(data[start:])
+    return pieces
+
+
+def _hex_literal(data: bytes) -> str:
+    """A MySQL hex literal (stored as-is into a utf8mb4 column)."""
+    return "X'" + data.hex() + "'"
 
 
 def vector_literal(embedding: bytes) -> str:
@@ -398,15 +418,19 @@ class _OceanBaseTransaction:
     # -- writes ---------------------------------------------------------------------------------
 
     async def insert_revision(self, row: RevisionRow) -> None:
+        """The manifest is the one large value of a commit (MBs for a big memory). It travels
+        as hex literals, which the client builds in C, instead of through the driver's string
+        escaping (3x slower end to end at 2 MB, measured), and in pieces that each fit the
+        engine's 16 MiB default max_allowed_packet; the row is invisible until COMMIT."""
+        pieces = _split_utf8(row.content.encode("utf-8"), MANIFEST_PIECE_BYTES)
         try:
             await self._exec(
                 f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                f"VALUES (%s, %s, %s, {_hex_literal(pieces[0])}, %s, %s, %s)",
                 (
                     row.artifact_id,
                     row.revision,
                     row.family,
-                    row.content,
                     row.content_hash,
                     row.lineage,
                     row.committed_at_ms,
@@ -416,6 +440,12 @@ class _OceanBaseTransaction:
             if exc.args and exc.args[0] == _DUPLICATE_KEY:
                 raise RevisionExistsError(row.artifact_id, row.revision) from exc
             raise
+        for piece in pieces[1:]:
+            await self._exec(
+                f"UPDATE artifact_revisions SET content = CONCAT(content, {_hex_literal(piece)}) "
+                "WHERE artifact_id = %s AND revision = %s",
+                (row.artifact_id, row.revision),
+            )
 
     async def advance_head(self, artifact_id: str, base_revision: int, next_revision: int) -> bool:
         if base_revision == 0:
