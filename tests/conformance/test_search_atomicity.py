@@ -186,3 +186,25 @@ async def test_many_writers_produce_a_gapless_chain(service: MemoryService) -> N
     await asyncio.gather(*(writer(n) for n in range(8)))
     _, items = await service.changes(ArtifactRef(artifact, 9), 0)
     assert [i.ref.revision for i in items] == list(range(1, 10))
+
+
+async def test_next_revision_already_inserted_is_aborted_and_nothing_written(
+    harness: Harness,
+) -> None:
+    """A unique conflict on (memory, next revision) — another writer inserted it and has not
+    moved the head yet — rolls the whole commit back with ABORTED (RFC)."""
+    service = harness.service
+    assert service is not None
+    r1 = await create(service, "base entry")
+    memory = ref(r1)
+    harness.tamper.execute(
+        "INSERT INTO artifact_revisions (artifact_id, revision, family, content, content_hash, "
+        "lineage, committed_at_ms) SELECT artifact_id, 2, family, content, content_hash, "
+        "lineage, committed_at_ms FROM artifact_revisions WHERE artifact_id = ?",
+        (memory.artifact_id,),
+    )
+    counts_before = _counts(harness)
+    with pytest.raises(RevisionConflictError):
+        await service.remember(memory, [], [], [add("racing entry")])
+    assert _counts(harness) == counts_before
+    assert (await service.get_memory(ArtifactRef(memory.artifact_id, 0))).head_revision == 1

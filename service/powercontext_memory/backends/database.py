@@ -246,10 +246,13 @@ class DatabaseMemoryBackend:
             await _check_predecessors(tx, plan)
             try:
                 await tx.insert_revision(row)
-            except RevisionExistsError:
-                raise RevisionConflictError(plan.artifact_id, plan.base_revision, None) from None
-            self._step("revision")
-            if not await tx.advance_head(plan.artifact_id, plan.base_revision, plan.next_revision):
+                self._step("revision")
+                moved = await tx.advance_head(
+                    plan.artifact_id, plan.base_revision, plan.next_revision
+                )
+            except RevisionExistsError:  # another writer inserted this revision first
+                moved = False
+            if not moved:
                 raise RevisionConflictError(plan.artifact_id, plan.base_revision, None)
             self._step("head")
             await tx.insert_entry_versions(version_rows)

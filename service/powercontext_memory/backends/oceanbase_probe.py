@@ -1,6 +1,7 @@
 """Start-up probe of an OceanBase database (RFC: verify before serving, never guess later).
 
-Each capability is checked by doing the real thing: engine version and MySQL mode by query,
+Each capability is checked by doing the real thing: engine version, MySQL mode and vector
+memory by query,
 full text by inserting, matching and deleting a row in a FULLTEXT `WITH PARSER SPACE` table,
 vectors by the same with an HNSW L2 index of the profile's dimension, plus a look at the real
 memory_entry_heads DDL. A failed check makes that capability unavailable with the reason; it
@@ -79,7 +80,36 @@ async def _fulltext_problem(cur: Any) -> str:
     return ""
 
 
+async def _parameter(cur: Any, name: str) -> str | None:
+    try:
+        await cur.execute("SHOW PARAMETERS LIKE %s", (name,))
+        row = await cur.fetchone()
+    except MySQLError:
+        return None
+    if row is None:
+        return None
+    columns = [d[0].lower() for d in cur.description]  # the layout differs between releases
+    return str(row[columns.index("value")])
+
+
+async def _vector_memory_problem(cur: Any) -> str:
+    """OceanBase 4.3.x gives vector indexes no memory until ob_vector_memory_limit_percentage
+    is set; seekdb (and later releases) size it from vector_memory_limit, where 0 means auto."""
+    if await _parameter(cur, "vector_memory_limit") is not None:
+        return ""
+    percentage = await _parameter(cur, "ob_vector_memory_limit_percentage")
+    if percentage is not None and percentage.strip() in ("0", ""):
+        return (
+            "the tenant gives vector indexes no memory: "
+            "ALTER SYSTEM SET ob_vector_memory_limit_percentage = 30"
+        )
+    return ""
+
+
 async def _vector_problem(cur: Any, dimension: int) -> str:
+    memory = await _vector_memory_problem(cur)
+    if memory:
+        return memory
     table = f"powercontext_probe_vector_{dimension}"
     create = await _scalar(
         cur,

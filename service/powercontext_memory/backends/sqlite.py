@@ -27,6 +27,7 @@ from ..domain.analyzer import ANALYZER_VERSION
 from .spi import (
     EntryVersionRow,
     HeadProjectionRow,
+    RevisionExistsError,
     RevisionRow,
     SearchCandidate,
     SourceRow,
@@ -523,14 +524,20 @@ class _SQLiteTransaction:
             row.lineage,
             row.committed_at_ms,
         )
-        self._queue(
-            lambda db: _execute(
-                db,
-                f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                params,
-            )
-        )
+        def go(db: Db) -> None:
+            try:
+                _execute(
+                    db,
+                    f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    params,
+                )
+            except sqlean.IntegrityError as exc:
+                if "artifact_revisions" in str(exc):
+                    raise RevisionExistsError(row.artifact_id, row.revision) from exc
+                raise
+
+        self._queue(go)  # a conflict surfaces at the next flush (advance_head flushes first)
 
     async def advance_head(self, artifact_id: str, base_revision: int, next_revision: int) -> bool:
         def go(db: Db) -> bool:
