@@ -4,38 +4,27 @@ bench starts itself with scripts/seekdb.py (the same engine the tests use)."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from types import ModuleType
 
 import asyncmy
 
 from powercontext_memory.backends.oceanbase import OceanBaseDsn
+from scripts import seekdb
 
-ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ("sqlite", "oceanbase")
-
-
-def _seekdb_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("seekdb_script", ROOT / "scripts" / "seekdb.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @contextlib.contextmanager
 def seekdb_server() -> Iterator[str]:
     """A fresh seekdb on 127.0.0.1 for this bench run; its DSN."""
-    script = _seekdb_script()
     with tempfile.TemporaryDirectory(prefix="pcmem-bench-seekdb-") as base:
-        dsn = script.start(Path(base) / "data")
+        dsn = seekdb.start(Path(base) / "data")
         try:
             yield dsn
         finally:
-            script.stop(Path(base) / "data")
+            seekdb.stop(Path(base) / "data")
 
 
 @contextlib.asynccontextmanager

@@ -7,44 +7,32 @@ same script. Without the engine the tests fail; they are never skipped.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from types import ModuleType
 
 import asyncmy
 
 from powercontext_memory.backends.oceanbase import OceanBaseDsn
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def seekdb_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("seekdb_script", ROOT / "scripts" / "seekdb.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from scripts import seekdb
 
 
 @contextmanager
 def running_seekdb() -> Iterator[str]:
     """The DSN of the test engine: the one `make test` started, or one started here."""
-    script = seekdb_script()
-    given = os.environ.get(script.DSN_ENV)
+    given = os.environ.get(seekdb.DSN_ENV)
     if given:
         yield given
         return
     with tempfile.TemporaryDirectory(prefix="seekdb-") as base:
-        dsn = script.start(Path(base) / "data")
+        dsn = seekdb.start(Path(base) / "data")
         try:
             yield dsn
         finally:
-            script.stop(Path(base) / "data")
+            seekdb.stop(Path(base) / "data")
 
 
 @asynccontextmanager

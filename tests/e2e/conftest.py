@@ -17,9 +17,7 @@ PROGRESS_INTERVAL = 0.2
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
-    service = await open_service(
-        tmp_path / "memory.sqlite3", progress_interval=PROGRESS_INTERVAL
-    )
+    service = await open_service(tmp_path / "memory.sqlite3", progress_interval=PROGRESS_INTERVAL)
     running = await start_server(service, "127.0.0.1:0")
     try:
         yield running

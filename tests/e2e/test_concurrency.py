@@ -11,19 +11,14 @@ from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.transport.errors import error_info
 
-
-def _remember(memory: types.ArtifactRef | None, text: str) -> pb.RememberRequest:
-    request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text=text)])
-    if memory is not None:
-        request.memory.CopyFrom(memory)
-    return request
+from .requests import remember
 
 
 async def test_two_writers_on_one_base_exactly_one_wins(stub: pb_grpc.MemoryServiceStub) -> None:
-    base = (await stub.Remember(_remember(None, "base entry"))).memory
+    base = (await stub.Remember(remember(None, "base entry"))).memory
     outcomes = await asyncio.gather(
-        stub.Remember(_remember(base, "writer one")),
-        stub.Remember(_remember(base, "writer two")),
+        stub.Remember(remember(base, "writer one")),
+        stub.Remember(remember(base, "writer two")),
         return_exceptions=True,
     )
     wins = [o for o in outcomes if isinstance(o, pb.RememberResponse)]
@@ -42,7 +37,7 @@ async def test_two_writers_on_one_base_exactly_one_wins(stub: pb_grpc.MemoryServ
 async def test_racing_writers_with_retries_build_a_gapless_history(
     stub: pb_grpc.MemoryServiceStub,
 ) -> None:
-    base = (await stub.Remember(_remember(None, "base entry"))).memory
+    base = (await stub.Remember(remember(None, "base entry"))).memory
     head_ref = types.ArtifactRef(artifact_id=base.artifact_id, revision=0)
 
     async def writer(n: int) -> None:
@@ -50,7 +45,7 @@ async def test_racing_writers_with_retries_build_a_gapless_history(
             while True:
                 head = (await stub.GetMemory(pb.GetMemoryRequest(memory=head_ref))).memory
                 try:
-                    await stub.Remember(_remember(head, f"writer {n} note {i}"))
+                    await stub.Remember(remember(head, f"writer {n} note {i}"))
                     break
                 except grpc.aio.AioRpcError as error:
                     assert error.code() == grpc.StatusCode.ABORTED

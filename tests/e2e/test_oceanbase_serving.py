@@ -19,19 +19,13 @@ from powercontext_memory.transport.errors import error_info
 
 from ..oceanbase_server import fresh_database
 from ..serving import serve_process
+from .requests import remember
 
 
 @pytest.fixture
 async def database(oceanbase_server: str) -> AsyncIterator[str]:
     async with fresh_database(oceanbase_server) as dsn:
         yield dsn
-
-
-def _remember(memory: types.ArtifactRef | None, text: str) -> pb.RememberRequest:
-    request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text=text)])
-    if memory is not None:
-        request.memory.CopyFrom(memory)
-    return request
 
 
 async def test_serve_on_an_oceanbase_dsn(database: str) -> None:
@@ -42,7 +36,7 @@ async def test_serve_on_an_oceanbase_dsn(database: str) -> None:
             caps = (await stub.GetCapabilities(pb.GetCapabilitiesRequest())).capabilities
             assert caps.backend == "oceanbase" and caps.fts and not caps.vector
             assert caps.engine_version == "4.3.5.3" and caps.fts_unavailable_reason == ""
-            memory = (await stub.Remember(_remember(None, "Go UI tests run with make ui"))).memory
+            memory = (await stub.Remember(remember(None, "Go UI tests run with make ui"))).memory
             # Two-letter words survive the SPACE parser (it drops tokens under 3 characters).
             found = await stub.Search(
                 pb.SearchRequest(query="go ui", memories=[memory], mode=types.SEARCH_MODE_FTS)
@@ -57,12 +51,12 @@ async def test_two_servers_racing_commit_each_revision_once(database: str) -> No
             grpc.aio.insecure_channel(f"127.0.0.1:{two.port}") as ch2,
         ):
             stubs = [pb_grpc.MemoryServiceStub(ch1), pb_grpc.MemoryServiceStub(ch2)]
-            base = (await stubs[0].Remember(_remember(None, "base entry"))).memory
+            base = (await stubs[0].Remember(remember(None, "base entry"))).memory
 
             # Both servers commit on the same base: exactly one wins, the other is ABORTED.
             outcomes = await asyncio.gather(
-                stubs[0].Remember(_remember(base, "from server one")),
-                stubs[1].Remember(_remember(base, "from server two")),
+                stubs[0].Remember(remember(base, "from server one")),
+                stubs[1].Remember(remember(base, "from server two")),
                 return_exceptions=True,
             )
             wins = [o for o in outcomes if isinstance(o, pb.RememberResponse)]
@@ -83,7 +77,7 @@ async def test_two_servers_racing_commit_each_revision_once(database: str) -> No
                     while True:
                         head = (await stub.GetMemory(pb.GetMemoryRequest(memory=head_ref))).memory
                         try:
-                            await stub.Remember(_remember(head, f"writer {n} note {i}"))
+                            await stub.Remember(remember(head, f"writer {n} note {i}"))
                             break
                         except grpc.aio.AioRpcError as error:
                             assert error.code() == grpc.StatusCode.ABORTED, error

@@ -40,6 +40,13 @@ from .spi import (
     VectorCandidate,
     VectorRow,
 )
+from .sql_reads import (
+    HEAD_COLUMNS,
+    REVISION_COLUMNS,
+    SOURCE_COLUMNS,
+    VERSION_COLUMNS,
+    PortableReads,
+)
 
 SCHEMA_VERSION = "1"
 EMBEDDING_PROFILE_KEY = "embedding_profile"
@@ -86,7 +93,12 @@ def is_oceanbase_dsn(location: str) -> bool:
 
 
 def _marks(n: int) -> str:
-    return ",".join(["%s"] * n)
+    return ",".join(["?"] * n)
+
+
+def _driver_sql(sql: str) -> str:
+    """Our `?` placeholders in the driver's `%s` spelling (a literal % is then doubled)."""
+    return sql.replace("%", "%%").replace("?", "%s")
 
 
 def _chunks(items: Sequence[Any]) -> list[Sequence[Any]]:
@@ -257,18 +269,9 @@ async def _vector_dimension(cur: Any) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-_REVISION_COLUMNS = "artifact_id, revision, family, content, content_hash, lineage, committed_at_ms"
-_VERSION_COLUMNS = (
-    "memory_artifact_id, entry_id, entry_version_id, version, previous_version_id, kind, text, "
-    "source_refs, artifact_refs, entry_content_hash, created_in_revision"
-)
-_SOURCE_COLUMNS = "source_id, kind, uri, media_type, content, metadata, content_hash, created_at_ms"
-_HEAD_COLUMNS = (
-    "memory_artifact_id, entry_id, entry_version_id, entry_content_hash, searchable_text"
-)
 
 
-class _OceanBaseTransaction:
+class _OceanBaseTransaction(PortableReads):
     """Read and write primitives on one pooled connection; BEGIN rides with the first call."""
 
     def __init__(self, storage: OceanBaseStorage, conn: Any, begin: str) -> None:
@@ -286,12 +289,12 @@ class _OceanBaseTransaction:
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         async with await self._cursor() as cur:
-            await cur.execute(sql, tuple(params))
+            await cur.execute(_driver_sql(sql), tuple(params))
             return list(await cur.fetchall())
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with await self._cursor() as cur:
-            return int(await cur.execute(sql, tuple(params)))
+            return int(await cur.execute(_driver_sql(sql), tuple(params)))
 
     async def _all_chunked(self, sql: str, items: Sequence[Any], *prefix: Any) -> list[Any]:
         out: list[Any] = []
@@ -301,68 +304,15 @@ class _OceanBaseTransaction:
 
     # -- reads ----------------------------------------------------------------------------------
 
-    async def head_revisions(self, artifact_ids: Sequence[str]) -> dict[str, int]:
-        rows = await self._all_chunked(
-            "SELECT artifact_id, revision FROM artifact_heads WHERE artifact_id IN ({marks})",
-            list(artifact_ids),
-        )
-        return {a: int(r) for a, r in rows}
-
-    async def revision_row(self, artifact_id: str, revision: int) -> RevisionRow | None:
-        rows = await self._all(
-            f"SELECT {_REVISION_COLUMNS} FROM artifact_revisions "
-            "WHERE artifact_id = %s AND revision = %s",
-            (artifact_id, revision),
-        )
-        return RevisionRow(*rows[0]) if rows else None
-
-    async def revision_rows(self, artifact_id: str, first: int, last: int) -> list[RevisionRow]:
-        rows = await self._all(
-            f"SELECT {_REVISION_COLUMNS} FROM artifact_revisions "
-            "WHERE artifact_id = %s AND revision BETWEEN %s AND %s ORDER BY revision",
-            (artifact_id, first, last),
-        )
-        return [RevisionRow(*r) for r in rows]
-
-    async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]:
-        rows = await self._all_chunked(
-            f"SELECT {_VERSION_COLUMNS} FROM memory_entry_versions "
-            "WHERE entry_version_id IN ({marks})",
-            list(version_ids),
-        )
-        return [EntryVersionRow(*r) for r in rows]
-
-    async def all_entry_version_rows(self, artifact_id: str) -> list[EntryVersionRow]:
-        rows = await self._all(
-            f"SELECT {_VERSION_COLUMNS} FROM memory_entry_versions "
-            "WHERE memory_artifact_id = %s ORDER BY entry_id, version",
-            (artifact_id,),
-        )
-        return [EntryVersionRow(*r) for r in rows]
-
-    async def source_rows(self, source_ids: Sequence[str]) -> list[SourceRow]:
-        rows = await self._all_chunked(
-            f"SELECT {_SOURCE_COLUMNS} FROM sources WHERE source_id IN ({{marks}})",
-            list(source_ids),
-        )
-        return [SourceRow(r[0], r[1], r[2], r[3], bytes(r[4]), r[5], r[6], r[7]) for r in rows]
-
-    async def all_source_ids(self) -> list[str]:
-        return [r[0] for r in await self._all("SELECT source_id FROM sources ORDER BY source_id")]
-
     async def existing_revisions(self, refs: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
         found: set[tuple[str, int]] = set()
         for artifact_id, revision in refs:
             if await self._all(
-                "SELECT 1 FROM artifact_revisions WHERE artifact_id = %s AND revision = %s",
+                "SELECT 1 FROM artifact_revisions WHERE artifact_id = ? AND revision = ?",
                 (artifact_id, revision),
             ):
                 found.add((artifact_id, revision))
         return found
-
-    async def artifact_ids(self) -> list[str]:
-        rows = await self._all("SELECT artifact_id FROM artifact_heads ORDER BY artifact_id")
-        return [r[0] for r in rows]
 
     async def fts_candidates(
         self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
@@ -376,11 +326,11 @@ class _OceanBaseTransaction:
         query = oceanbase_tokens.encode_tokens(terms)
         memories = list(artifact_ids)
         rows = await self._all(
-            f"SELECT {_HEAD_COLUMNS}, MATCH (fulltext_tokens) AGAINST (%s) AS relevance "
+            f"SELECT {HEAD_COLUMNS}, MATCH (fulltext_tokens) AGAINST (?) AS relevance "
             "FROM memory_entry_heads "
             f"WHERE memory_artifact_id IN ({_marks(len(memories))}) "
-            "AND MATCH (fulltext_tokens) AGAINST (%s) "
-            "ORDER BY relevance DESC LIMIT %s",
+            "AND MATCH (fulltext_tokens) AGAINST (?) "
+            "ORDER BY relevance DESC LIMIT ?",
             (query, *memories, query, limit * (FTS_OVERFETCH if min_matches > 1 else 1)),
         )
         wanted = set(terms)
@@ -395,19 +345,11 @@ class _OceanBaseTransaction:
         }
         return [SearchCandidate(h, versions.get(h.entry_version_id)) for h in heads]
 
-    async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
-        rows = await self._all(
-            f"SELECT {_HEAD_COLUMNS} FROM memory_entry_heads "
-            "WHERE memory_artifact_id = %s ORDER BY entry_id",
-            (artifact_id,),
-        )
-        return [HeadProjectionRow(*r) for r in rows]
-
     async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
         """The analyzer text each row's index tokens stand for (its own tokens if they do not)."""
         rows = await self._all(
             "SELECT entry_id, searchable_text, fulltext_tokens FROM memory_entry_heads "
-            "WHERE memory_artifact_id = %s ORDER BY entry_id",
+            "WHERE memory_artifact_id = ? ORDER BY entry_id",
             (artifact_id,),
         )
         return [
@@ -425,8 +367,8 @@ class _OceanBaseTransaction:
         pieces = _split_utf8(row.content.encode("utf-8"), MANIFEST_PIECE_BYTES)
         try:
             await self._exec(
-                f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) "
-                f"VALUES (%s, %s, %s, {_hex_literal(pieces[0])}, %s, %s, %s)",
+                f"INSERT INTO artifact_revisions ({REVISION_COLUMNS}) "
+                f"VALUES (?, ?, ?, {_hex_literal(pieces[0])}, ?, ?, ?)",
                 (
                     row.artifact_id,
                     row.revision,
@@ -443,19 +385,19 @@ class _OceanBaseTransaction:
         for piece in pieces[1:]:
             await self._exec(
                 f"UPDATE artifact_revisions SET content = CONCAT(content, {_hex_literal(piece)}) "
-                "WHERE artifact_id = %s AND revision = %s",
+                "WHERE artifact_id = ? AND revision = ?",
                 (row.artifact_id, row.revision),
             )
 
     async def advance_head(self, artifact_id: str, base_revision: int, next_revision: int) -> bool:
         if base_revision == 0:
             affected = await self._exec(
-                "INSERT IGNORE INTO artifact_heads (artifact_id, revision) VALUES (%s, %s)",
+                "INSERT IGNORE INTO artifact_heads (artifact_id, revision) VALUES (?, ?)",
                 (artifact_id, next_revision),
             )
         else:
             affected = await self._exec(
-                "UPDATE artifact_heads SET revision = %s WHERE artifact_id = %s AND revision = %s",
+                "UPDATE artifact_heads SET revision = ? WHERE artifact_id = ? AND revision = ?",
                 (next_revision, artifact_id, base_revision),
             )
         return affected == 1
@@ -465,8 +407,10 @@ class _OceanBaseTransaction:
             return
         async with await self._cursor() as cur:
             await cur.executemany(
-                f"INSERT INTO memory_entry_versions ({_VERSION_COLUMNS}) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                _driver_sql(
+                    f"INSERT INTO memory_entry_versions ({VERSION_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                ),
                 [
                     (
                         r.memory_artifact_id,
@@ -538,20 +482,20 @@ class _OceanBaseTransaction:
     async def remove_projection(self, artifact_id: str, entry_ids: Sequence[str]) -> None:
         for chunk in _chunks(list(entry_ids)):
             await self._exec(
-                "DELETE FROM memory_entry_heads WHERE memory_artifact_id = %s "
+                "DELETE FROM memory_entry_heads WHERE memory_artifact_id = ? "
                 f"AND entry_id IN ({_marks(len(chunk))})",
                 (artifact_id, *chunk),
             )
 
     async def clear_projection(self, artifact_id: str) -> None:
         await self._exec(
-            "DELETE FROM memory_entry_heads WHERE memory_artifact_id = %s", (artifact_id,)
+            "DELETE FROM memory_entry_heads WHERE memory_artifact_id = ?", (artifact_id,)
         )
 
     async def insert_source(self, row: SourceRow) -> bool:
         affected = await self._exec(
-            f"INSERT IGNORE INTO sources ({_SOURCE_COLUMNS}) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            f"INSERT IGNORE INTO sources ({SOURCE_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 row.source_id,
                 row.kind,
@@ -569,7 +513,7 @@ class _OceanBaseTransaction:
 
     async def embedding_profile_json(self) -> str | None:
         rows = await self._all(
-            "SELECT meta_value FROM schema_meta WHERE meta_key = %s", (EMBEDDING_PROFILE_KEY,)
+            "SELECT meta_value FROM schema_meta WHERE meta_key = ?", (EMBEDDING_PROFILE_KEY,)
         )
         return str(rows[0][0]) if rows else None
 
@@ -581,7 +525,7 @@ class _OceanBaseTransaction:
         """
         if not 0 < dimension <= 16000:
             raise ValueError(f"unsupported vector dimension {dimension}")
-        await self._exec("DELETE FROM schema_meta WHERE meta_key = %s", (EMBEDDING_PROFILE_KEY,))
+        await self._exec("DELETE FROM schema_meta WHERE meta_key = ?", (EMBEDDING_PROFILE_KEY,))
         await self._conn.commit()
         if self._storage.vector_dimension is not None:
             with contextlib.suppress(asyncmy.errors.OperationalError):
@@ -598,7 +542,7 @@ class _OceanBaseTransaction:
         )
         self._storage.vector_dimension = int(dimension)
         await self._exec(
-            "INSERT INTO schema_meta (meta_key, meta_value) VALUES (%s, %s)",
+            "INSERT INTO schema_meta (meta_key, meta_value) VALUES (?, ?)",
             (EMBEDDING_PROFILE_KEY, profile_json),
         )
         async with self._conn.cursor() as cur:
@@ -615,7 +559,7 @@ class _OceanBaseTransaction:
             vector = ("embedding" if with_vectors else "NULL") + ", embedding IS NOT NULL"
         sql = (
             "SELECT entry_id, entry_version_id, entry_content_hash, embedding_content_hash, "
-            f"{vector} FROM memory_entry_heads WHERE memory_artifact_id = %s"
+            f"{vector} FROM memory_entry_heads WHERE memory_artifact_id = ?"
         )
         if entry_ids is None:
             rows = await self._all(sql, (artifact_id,))
@@ -649,11 +593,11 @@ class _OceanBaseTransaction:
         literal = vector_literal(query)
         memories = list(artifact_ids)
         rows = await self._all(
-            f"SELECT {_HEAD_COLUMNS}, l2_distance(embedding, %s) AS distance "
+            f"SELECT {HEAD_COLUMNS}, l2_distance(embedding, ?) AS distance "
             "FROM memory_entry_heads "
             f"WHERE memory_artifact_id IN ({_marks(len(memories))}) "
             "AND embedding IS NOT NULL "
-            "ORDER BY l2_distance(embedding, %s) APPROXIMATE LIMIT %s",
+            "ORDER BY l2_distance(embedding, ?) APPROXIMATE LIMIT ?",
             (literal, *memories, literal, limit),
         )
         heads = [(HeadProjectionRow(*r[:5]), float(r[5])) for r in rows]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Protocol
 
 
@@ -110,6 +110,13 @@ class SearchCandidate:
 
     projection: HeadProjectionRow
     version: EntryVersionRow | None
+
+
+def columns(row_type: type, count: int | None = None) -> str:
+    """The SELECT/INSERT column list of a row type, in field order (adapters build rows from
+    result tuples positionally, so the order is defined once, here)."""
+    names = [f.name for f in fields(row_type)][:count]
+    return ", ".join(names)
 
 
 class ReadTransaction(Protocol):

@@ -33,6 +33,13 @@ from .spi import (
     SourceRow,
     VectorRow,
 )
+from .sql_reads import (
+    HEAD_COLUMNS,
+    REVISION_COLUMNS,
+    SOURCE_COLUMNS,
+    VERSION_COLUMNS,
+    PortableReads,
+)
 
 SCHEMA_VERSION = "1"
 PAGE_SIZE = 32768
@@ -325,18 +332,9 @@ def _setup_writer(db: Db) -> None:
             )
 
 
-_REVISION_COLUMNS = "artifact_id, revision, family, content, content_hash, lineage, committed_at_ms"
-_VERSION_COLUMNS = (
-    "memory_artifact_id, entry_id, entry_version_id, version, previous_version_id, kind, text, "
-    "source_refs, artifact_refs, entry_content_hash, created_in_revision"
-)
-_SOURCE_COLUMNS = "source_id, kind, uri, media_type, content, metadata, content_hash, created_at_ms"
-_HEAD_COLUMNS = (
-    "memory_artifact_id, entry_id, entry_version_id, entry_content_hash, searchable_text"
-)
 
 
-class _SQLiteTransaction:
+class _SQLiteTransaction(PortableReads):
     """Read and write primitives on one connection's thread.
 
     Thread hops cost ~0.1 ms each, so the transaction's BEGIN rides along with its first call,
@@ -399,64 +397,12 @@ class _SQLiteTransaction:
 
     # -- reads ----------------------------------------------------------------------------------
 
-    async def head_revisions(self, artifact_ids: Sequence[str]) -> dict[str, int]:
-        rows = await self._all_chunked(
-            "SELECT artifact_id, revision FROM artifact_heads WHERE artifact_id IN ({marks})",
-            list(artifact_ids),
-        )
-        return {a: r for a, r in rows}
-
-    async def revision_row(self, artifact_id: str, revision: int) -> RevisionRow | None:
-        rows = await self._all(
-            f"SELECT {_REVISION_COLUMNS} FROM artifact_revisions "
-            "WHERE artifact_id = ? AND revision = ?",
-            (artifact_id, revision),
-        )
-        return RevisionRow(*rows[0]) if rows else None
-
-    async def revision_rows(self, artifact_id: str, first: int, last: int) -> list[RevisionRow]:
-        rows = await self._all(
-            f"SELECT {_REVISION_COLUMNS} FROM artifact_revisions "
-            "WHERE artifact_id = ? AND revision BETWEEN ? AND ? ORDER BY revision",
-            (artifact_id, first, last),
-        )
-        return [RevisionRow(*r) for r in rows]
-
-    async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]:
-        rows = await self._all_chunked(
-            f"SELECT {_VERSION_COLUMNS} FROM memory_entry_versions "
-            "WHERE entry_version_id IN ({marks})",
-            list(version_ids),
-        )
-        return [EntryVersionRow(*r) for r in rows]
-
-    async def all_entry_version_rows(self, artifact_id: str) -> list[EntryVersionRow]:
-        rows = await self._all(
-            f"SELECT {_VERSION_COLUMNS} FROM memory_entry_versions "
-            "WHERE memory_artifact_id = ? ORDER BY entry_id, version",
-            (artifact_id,),
-        )
-        return [EntryVersionRow(*r) for r in rows]
-
-    async def source_rows(self, source_ids: Sequence[str]) -> list[SourceRow]:
-        rows = await self._all_chunked(
-            f"SELECT {_SOURCE_COLUMNS} FROM sources WHERE source_id IN ({{marks}})",
-            list(source_ids),
-        )
-        return [SourceRow(*r) for r in rows]
-
-    async def all_source_ids(self) -> list[str]:
-        return [r[0] for r in await self._all("SELECT source_id FROM sources ORDER BY source_id")]
-
     async def existing_revisions(self, refs: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
         def go(db: Db) -> set[tuple[str, int]]:
             sql = "SELECT 1 FROM artifact_revisions WHERE artifact_id = ? AND revision = ?"
             return {ref for ref in refs if db.execute(sql, ref).fetchone()}
 
         return await self._run(go)
-
-    async def artifact_ids(self) -> list[str]:
-        return [r[0] for r in await self._all("SELECT artifact_id FROM artifact_heads ORDER BY 1")]
 
     async def fts_candidates(
         self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
@@ -472,8 +418,8 @@ class _SQLiteTransaction:
                 (expression, limit),
             ).fetchall()
             ids = [r[0] for r in ranked]
-            heads = ", ".join(f"h.{c.strip()}" for c in _HEAD_COLUMNS.split(","))
-            versions = ", ".join(f"v.{c.strip()}" for c in _VERSION_COLUMNS.split(","))
+            heads = ", ".join(f"h.{c.strip()}" for c in HEAD_COLUMNS.split(","))
+            versions = ", ".join(f"v.{c.strip()}" for c in VERSION_COLUMNS.split(","))
             by_id = {
                 r[0]: r[1:]
                 for r in db.execute(
@@ -486,7 +432,7 @@ class _SQLiteTransaction:
             }
             return [by_id[i] for i in ids if i in by_id]
 
-        width = len(_HEAD_COLUMNS.split(","))
+        width = len(HEAD_COLUMNS.split(","))
         return [
             SearchCandidate(
                 HeadProjectionRow(*r[:width]),
@@ -494,14 +440,6 @@ class _SQLiteTransaction:
             )
             for r in await self._run(go)
         ]
-
-    async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
-        rows = await self._all(
-            f"SELECT {_HEAD_COLUMNS} FROM memory_entry_heads "
-            "WHERE memory_artifact_id = ? ORDER BY entry_id",
-            (artifact_id,),
-        )
-        return [HeadProjectionRow(*r) for r in rows]
 
     async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
         rows = await self._all(
@@ -528,7 +466,7 @@ class _SQLiteTransaction:
             try:
                 _execute(
                     db,
-                    f"INSERT INTO artifact_revisions ({_REVISION_COLUMNS}) "
+                    f"INSERT INTO artifact_revisions ({REVISION_COLUMNS}) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     params,
                 )
@@ -561,7 +499,7 @@ class _SQLiteTransaction:
             return
         self._queue(
             lambda db: db.executemany(
-                f"INSERT INTO memory_entry_versions ({_VERSION_COLUMNS}) "
+                f"INSERT INTO memory_entry_versions ({VERSION_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
@@ -720,7 +658,7 @@ class _SQLiteTransaction:
     async def insert_source(self, row: SourceRow) -> bool:
         def go(db: Db) -> bool:
             cur = db.execute(
-                f"INSERT OR IGNORE INTO sources ({_SOURCE_COLUMNS}) "
+                f"INSERT OR IGNORE INTO sources ({SOURCE_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.source_id,

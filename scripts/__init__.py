@@ -1,0 +1,1 @@
+"""Repository scripts (run as files; importable for tests and bench)."""

@@ -1,0 +1,88 @@
+"""Reads whose SQL is the same on every engine, written once.
+
+Adapters inherit these and supply two primitives: `_all(sql, params)` and
+`_all_chunked(sql, items, *prefix)` (for `IN ({marks})` lists). Statements use `?`
+placeholders; an adapter whose driver spells them otherwise translates in its `_all`.
+What differs between engines (full text, vectors, metadata tables) stays in the adapters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .spi import EntryVersionRow, HeadProjectionRow, RevisionRow, SourceRow, columns
+
+REVISION_COLUMNS = columns(RevisionRow)
+VERSION_COLUMNS = columns(EntryVersionRow)
+SOURCE_COLUMNS = columns(SourceRow)
+HEAD_COLUMNS = columns(HeadProjectionRow, 5)  # without the vector fields
+
+
+class PortableReads:
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        raise NotImplementedError
+
+    async def _all_chunked(self, sql: str, items: Sequence[Any], *prefix: Any) -> list[Any]:
+        raise NotImplementedError
+
+    async def head_revisions(self, artifact_ids: Sequence[str]) -> dict[str, int]:
+        rows = await self._all_chunked(
+            "SELECT artifact_id, revision FROM artifact_heads WHERE artifact_id IN ({marks})",
+            list(artifact_ids),
+        )
+        return {a: int(r) for a, r in rows}
+
+    async def revision_row(self, artifact_id: str, revision: int) -> RevisionRow | None:
+        rows = await self._all(
+            f"SELECT {REVISION_COLUMNS} FROM artifact_revisions "
+            "WHERE artifact_id = ? AND revision = ?",
+            (artifact_id, revision),
+        )
+        return RevisionRow(*rows[0]) if rows else None
+
+    async def revision_rows(self, artifact_id: str, first: int, last: int) -> list[RevisionRow]:
+        rows = await self._all(
+            f"SELECT {REVISION_COLUMNS} FROM artifact_revisions "
+            "WHERE artifact_id = ? AND revision BETWEEN ? AND ? ORDER BY revision",
+            (artifact_id, first, last),
+        )
+        return [RevisionRow(*r) for r in rows]
+
+    async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]:
+        rows = await self._all_chunked(
+            f"SELECT {VERSION_COLUMNS} FROM memory_entry_versions "
+            "WHERE entry_version_id IN ({marks})",
+            list(version_ids),
+        )
+        return [EntryVersionRow(*r) for r in rows]
+
+    async def all_entry_version_rows(self, artifact_id: str) -> list[EntryVersionRow]:
+        rows = await self._all(
+            f"SELECT {VERSION_COLUMNS} FROM memory_entry_versions "
+            "WHERE memory_artifact_id = ? ORDER BY entry_id, version",
+            (artifact_id,),
+        )
+        return [EntryVersionRow(*r) for r in rows]
+
+    async def source_rows(self, source_ids: Sequence[str]) -> list[SourceRow]:
+        rows = await self._all_chunked(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE source_id IN ({{marks}})",
+            list(source_ids),
+        )
+        return [SourceRow(r[0], r[1], r[2], r[3], bytes(r[4]), r[5], r[6], r[7]) for r in rows]
+
+    async def all_source_ids(self) -> list[str]:
+        return [r[0] for r in await self._all("SELECT source_id FROM sources ORDER BY source_id")]
+
+    async def artifact_ids(self) -> list[str]:
+        rows = await self._all("SELECT artifact_id FROM artifact_heads ORDER BY artifact_id")
+        return [r[0] for r in rows]
+
+    async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
+        rows = await self._all(
+            f"SELECT {HEAD_COLUMNS} FROM memory_entry_heads "
+            "WHERE memory_artifact_id = ? ORDER BY entry_id",
+            (artifact_id,),
+        )
+        return [HeadProjectionRow(*r) for r in rows]
