@@ -4,8 +4,7 @@ bench starts itself with scripts/seekdb.py (the same engine the tests use)."""
 from __future__ import annotations
 
 import contextlib
-import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncmy
@@ -16,15 +15,9 @@ from scripts import seekdb
 BACKENDS = ("sqlite", "oceanbase")
 
 
-@contextlib.contextmanager
-def seekdb_server() -> Iterator[str]:
+def seekdb_server() -> contextlib.AbstractContextManager[str]:
     """A fresh seekdb on 127.0.0.1 for this bench run; its DSN."""
-    with tempfile.TemporaryDirectory(prefix="pcmem-bench-seekdb-") as base:
-        dsn = seekdb.start(Path(base) / "data")
-        try:
-            yield dsn
-        finally:
-            seekdb.stop(Path(base) / "data")
+    return seekdb.temporary_server()
 
 
 @contextlib.asynccontextmanager

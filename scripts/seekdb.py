@@ -16,6 +16,7 @@ so a test run can never silently skip the OceanBase backend.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -24,7 +25,9 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 DSN_ENV = "POWERCONTEXT_TEST_OCEANBASE_DSN"
@@ -141,6 +144,17 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+@contextlib.contextmanager
+def temporary_server() -> Iterator[str]:
+    """A fresh server in a temporary directory for the duration of a `with`; its DSN."""
+    with tempfile.TemporaryDirectory(prefix="seekdb-") as base:
+        dsn = start(Path(base) / "data")
+        try:
+            yield dsn
+        finally:
+            stop(Path(base) / "data")
 
 
 def main(argv: list[str] | None = None) -> int:

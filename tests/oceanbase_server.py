@@ -8,11 +8,9 @@ same script. Without the engine the tests fail; they are never skipped.
 from __future__ import annotations
 
 import os
-import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from pathlib import Path
 
 import asyncmy
 
@@ -27,12 +25,8 @@ def running_seekdb() -> Iterator[str]:
     if given:
         yield given
         return
-    with tempfile.TemporaryDirectory(prefix="seekdb-") as base:
-        dsn = seekdb.start(Path(base) / "data")
-        try:
-            yield dsn
-        finally:
-            seekdb.stop(Path(base) / "data")
+    with seekdb.temporary_server() as dsn:
+        yield dsn
 
 
 @asynccontextmanager

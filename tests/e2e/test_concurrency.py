@@ -11,19 +11,15 @@ from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.transport.errors import error_info
 
-from .requests import remember
+from .requests import race, remember, remember_at_head
 
 
 async def test_two_writers_on_one_base_exactly_one_wins(stub: pb_grpc.MemoryServiceStub) -> None:
     base = (await stub.Remember(remember(None, "base entry"))).memory
-    outcomes = await asyncio.gather(
-        stub.Remember(remember(base, "writer one")),
-        stub.Remember(remember(base, "writer two")),
-        return_exceptions=True,
+    wins, losses = await race(
+        stub.Remember(remember(base, "writer one")), stub.Remember(remember(base, "writer two"))
     )
-    wins = [o for o in outcomes if isinstance(o, pb.RememberResponse)]
-    losses = [o for o in outcomes if isinstance(o, grpc.aio.AioRpcError)]
-    assert len(wins) == 1 and len(losses) == 1, outcomes
+    assert len(wins) == 1 and len(losses) == 1
     assert wins[0].memory.revision == 2
     assert losses[0].code() == grpc.StatusCode.ABORTED
     reason, metadata = error_info(losses[0])
@@ -42,13 +38,7 @@ async def test_racing_writers_with_retries_build_a_gapless_history(
 
     async def writer(n: int) -> None:
         for i in range(4):
-            while True:
-                head = (await stub.GetMemory(pb.GetMemoryRequest(memory=head_ref))).memory
-                try:
-                    await stub.Remember(remember(head, f"writer {n} note {i}"))
-                    break
-                except grpc.aio.AioRpcError as error:
-                    assert error.code() == grpc.StatusCode.ABORTED
+            await remember_at_head(stub, base.artifact_id, f"writer {n} note {i}")
 
     await asyncio.gather(*(writer(n) for n in range(6)))
     head = await stub.GetMemory(pb.GetMemoryRequest(memory=head_ref))

@@ -19,7 +19,7 @@ from powercontext_memory.transport.errors import error_info
 
 from ..oceanbase_server import fresh_database
 from ..serving import serve_process
-from .requests import remember
+from .requests import race, remember, remember_at_head
 
 
 @pytest.fixture
@@ -54,14 +54,11 @@ async def test_two_servers_racing_commit_each_revision_once(database: str) -> No
             base = (await stubs[0].Remember(remember(None, "base entry"))).memory
 
             # Both servers commit on the same base: exactly one wins, the other is ABORTED.
-            outcomes = await asyncio.gather(
+            wins, losses = await race(
                 stubs[0].Remember(remember(base, "from server one")),
                 stubs[1].Remember(remember(base, "from server two")),
-                return_exceptions=True,
             )
-            wins = [o for o in outcomes if isinstance(o, pb.RememberResponse)]
-            losses = [o for o in outcomes if isinstance(o, grpc.aio.AioRpcError)]
-            assert len(wins) == 1 and len(losses) == 1, outcomes
+            assert len(wins) == 1 and len(losses) == 1
             assert wins[0].memory.revision == 2
             assert losses[0].code() == grpc.StatusCode.ABORTED
             assert error_info(losses[0])[0] == "REVISION_CONFLICT"
@@ -72,16 +69,9 @@ async def test_two_servers_racing_commit_each_revision_once(database: str) -> No
 
             async def writer(n: int) -> None:
                 nonlocal aborted
-                stub = stubs[n % 2]
                 for i in range(4):
-                    while True:
-                        head = (await stub.GetMemory(pb.GetMemoryRequest(memory=head_ref))).memory
-                        try:
-                            await stub.Remember(remember(head, f"writer {n} note {i}"))
-                            break
-                        except grpc.aio.AioRpcError as error:
-                            assert error.code() == grpc.StatusCode.ABORTED, error
-                            aborted += 1
+                    text = f"writer {n} note {i}"
+                    aborted += await remember_at_head(stubs[n % 2], base.artifact_id, text)
 
             await asyncio.gather(*(writer(n) for n in range(6)))
             head = await stubs[1].GetMemory(pb.GetMemoryRequest(memory=head_ref))

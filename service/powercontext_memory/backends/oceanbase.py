@@ -39,12 +39,13 @@ from .spi import (
     SourceRow,
     VectorCandidate,
     VectorRow,
+    values,
 )
 from .sql_reads import (
     HEAD_COLUMNS,
     REVISION_COLUMNS,
     SOURCE_COLUMNS,
-    VERSION_COLUMNS,
+    VERSION_INSERT,
     PortableReads,
 )
 
@@ -269,8 +270,6 @@ async def _vector_dimension(cur: Any) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-
-
 class _OceanBaseTransaction(PortableReads):
     """Read and write primitives on one pooled connection; BEGIN rides with the first call."""
 
@@ -407,26 +406,8 @@ class _OceanBaseTransaction(PortableReads):
             return
         async with await self._cursor() as cur:
             await cur.executemany(
-                _driver_sql(
-                    f"INSERT INTO memory_entry_versions ({VERSION_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                ),
-                [
-                    (
-                        r.memory_artifact_id,
-                        r.entry_id,
-                        r.entry_version_id,
-                        r.version,
-                        r.previous_version_id,
-                        r.kind,
-                        r.text,
-                        r.source_refs,
-                        r.artifact_refs,
-                        r.entry_content_hash,
-                        r.created_in_revision,
-                    )
-                    for r in rows
-                ],
+                _driver_sql(VERSION_INSERT),
+                [values(r) for r in rows],
             )
 
     async def upsert_projection(self, revision: int, rows: Sequence[HeadProjectionRow]) -> None:
@@ -494,18 +475,8 @@ class _OceanBaseTransaction(PortableReads):
 
     async def insert_source(self, row: SourceRow) -> bool:
         affected = await self._exec(
-            f"INSERT IGNORE INTO sources ({SOURCE_COLUMNS}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                row.source_id,
-                row.kind,
-                row.uri,
-                row.media_type,
-                row.content,
-                row.metadata,
-                row.content_hash,
-                row.created_at_ms,
-            ),
+            f"INSERT IGNORE INTO sources ({SOURCE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            values(row),
         )
         return affected == 1
 

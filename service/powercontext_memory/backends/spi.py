@@ -119,6 +119,11 @@ def columns(row_type: type, count: int | None = None) -> str:
     return ", ".join(names)
 
 
+def values(row: object) -> tuple[object, ...]:
+    """A row's values in column order (see columns())."""
+    return tuple(getattr(row, f.name) for f in fields(row))  # type: ignore[arg-type]
+
+
 class ReadTransaction(Protocol):
     """A consistent snapshot. Every method reads; none writes."""
 

@@ -1,4 +1,4 @@
-"""Reads whose SQL is the same on every engine, written once.
+"""Reads (and the one insert) whose SQL is the same on every engine, written once.
 
 Adapters inherit these and supply two primitives: `_all(sql, params)` and
 `_all_chunked(sql, items, *prefix)` (for `IN ({marks})` lists). Statements use `?`
@@ -13,6 +13,10 @@ from typing import Any
 
 from .spi import EntryVersionRow, HeadProjectionRow, RevisionRow, SourceRow, columns
 
+VERSION_INSERT = (
+    f"INSERT INTO memory_entry_versions ({columns(EntryVersionRow)}) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 REVISION_COLUMNS = columns(RevisionRow)
 VERSION_COLUMNS = columns(EntryVersionRow)
 SOURCE_COLUMNS = columns(SourceRow)

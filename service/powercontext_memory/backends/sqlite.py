@@ -32,12 +32,14 @@ from .spi import (
     SearchCandidate,
     SourceRow,
     VectorRow,
+    values,
 )
 from .sql_reads import (
     HEAD_COLUMNS,
     REVISION_COLUMNS,
     SOURCE_COLUMNS,
     VERSION_COLUMNS,
+    VERSION_INSERT,
     PortableReads,
 )
 
@@ -332,8 +334,6 @@ def _setup_writer(db: Db) -> None:
             )
 
 
-
-
 class _SQLiteTransaction(PortableReads):
     """Read and write primitives on one connection's thread.
 
@@ -462,6 +462,7 @@ class _SQLiteTransaction(PortableReads):
             row.lineage,
             row.committed_at_ms,
         )
+
         def go(db: Db) -> None:
             try:
                 _execute(
@@ -499,24 +500,8 @@ class _SQLiteTransaction(PortableReads):
             return
         self._queue(
             lambda db: db.executemany(
-                f"INSERT INTO memory_entry_versions ({VERSION_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        r.memory_artifact_id,
-                        r.entry_id,
-                        r.entry_version_id,
-                        r.version,
-                        r.previous_version_id,
-                        r.kind,
-                        r.text,
-                        r.source_refs,
-                        r.artifact_refs,
-                        r.entry_content_hash,
-                        r.created_in_revision,
-                    )
-                    for r in rows
-                ],
+                VERSION_INSERT,
+                [values(r) for r in rows],
             )
         )
 
@@ -628,9 +613,7 @@ class _SQLiteTransaction(PortableReads):
         def go(db: Db) -> list[VectorRow]:
             has_vectors = _has_vector_table(db)
             embedding = "v.embedding" if with_vectors else "NULL"
-            vector = (
-                f"{embedding}, v.rowid IS NOT NULL" if has_vectors else "NULL, 0"
-            )
+            vector = f"{embedding}, v.rowid IS NOT NULL" if has_vectors else "NULL, 0"
             join = (
                 f"LEFT JOIN {VECTOR_TABLE} v ON v.rowid = h.projection_id " if has_vectors else ""
             )
@@ -658,18 +641,8 @@ class _SQLiteTransaction(PortableReads):
     async def insert_source(self, row: SourceRow) -> bool:
         def go(db: Db) -> bool:
             cur = db.execute(
-                f"INSERT OR IGNORE INTO sources ({SOURCE_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    row.source_id,
-                    row.kind,
-                    row.uri,
-                    row.media_type,
-                    row.content,
-                    row.metadata,
-                    row.content_hash,
-                    row.created_at_ms,
-                ),
+                f"INSERT OR IGNORE INTO sources ({SOURCE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                values(row),
             )
             return cur.rowcount == 1
 
