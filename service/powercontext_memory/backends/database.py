@@ -48,7 +48,6 @@ from .spi import (
     ReadTransaction,
     RevisionExistsError,
     RevisionRow,
-    SearchCandidate,
     StorageAdapter,
     WriteTransaction,
 )
@@ -342,7 +341,7 @@ class DatabaseMemoryBackend:
         re-checked against the authoritative head manifests."""
         pool = fusion.candidate_pool_size(limit)
         channels: dict[str, list[fusion.HitKey]] = {}
-        candidates: dict[fusion.HitKey, SearchCandidate] = {}
+        candidates: dict[fusion.HitKey, str] = {}  # -> the projection's content hash
         if fts:
             terms = analyzer.query_terms(query)
             if not terms and query_vector is None:
@@ -372,7 +371,7 @@ class DatabaseMemoryBackend:
         heads: Sequence[ArtifactRef],
         query_vector: npt.NDArray[np.float32],
         pool: int,
-        candidates: dict[fusion.HitKey, SearchCandidate],
+        candidates: dict[fusion.HitKey, str],
     ) -> list[fusion.HitKey]:
         if self.adapter.native_vector_search:
             return await _native_vector_channel(session, heads, query_vector, pool, candidates)
@@ -380,19 +379,8 @@ class DatabaseMemoryBackend:
             (await self.memory_vectors(session, h)).nearest(query_vector, pool) for h in heads
         ]
         hits = merge_nearest(groups, pool)
-        missing = [h for h in hits if h.key not in candidates]
-        rows = await session.tx.entry_version_rows([h.key.entry_version_id for h in missing])
-        by_id = {r.entry_version_id: r for r in rows}
-        for hit in missing:
-            key = hit.key
-            projection = HeadProjectionRow(
-                key.memory_artifact_id,
-                key.entry_id,
-                key.entry_version_id,
-                hit.entry_content_hash,
-                "",
-            )
-            candidates[key] = SearchCandidate(projection, by_id.get(key.entry_version_id))
+        for hit in hits:
+            candidates.setdefault(hit.key, hit.entry_content_hash)
         return [h.key for h in hits]
 
 
@@ -401,7 +389,7 @@ async def _native_vector_channel(
     heads: Sequence[ArtifactRef],
     query_vector: npt.NDArray[np.float32],
     pool: int,
-    candidates: dict[fusion.HitKey, SearchCandidate],
+    candidates: dict[fusion.HitKey, str],
 ) -> list[fusion.HitKey]:
     """The engine's own index finds the nearest rows; admission and tie-break stay here."""
     tx = cast(NativeVectorSearch, session.tx)
@@ -410,11 +398,11 @@ async def _native_vector_channel(
     )
     hits: list[VectorHit] = []
     for item in found:
-        row = item.candidate.projection
+        row = item.projection
         if not fusion.vector_admits(item.distance):
             continue
         key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
-        candidates.setdefault(key, item.candidate)
+        candidates.setdefault(key, row.entry_content_hash)
         hits.append(VectorHit(key, row.entry_content_hash, item.distance))
     return [h.key for h in merge_nearest([hits], pool)]
 
@@ -424,7 +412,7 @@ async def _fts_channel(
     heads: Sequence[ArtifactRef],
     terms: Sequence[str],
     pool: int,
-    candidates: dict[fusion.HitKey, SearchCandidate],
+    candidates: dict[fusion.HitKey, str],
 ) -> list[fusion.HitKey]:
     if not terms:
         return []
@@ -435,13 +423,12 @@ async def _fts_channel(
         pool * fts_rank.WINDOW_FACTOR,
     )
     admitted: list[tuple[fusion.HitKey, list[str]]] = []
-    for candidate in found:
-        row = candidate.projection
+    for row in found:
         tokens = row.searchable_text.split(" ")
         if not fusion.fts_admits(terms, tokens):
             continue
         key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
-        candidates[key] = candidate
+        candidates[key] = row.entry_content_hash
         admitted.append((key, tokens))
     return fts_rank.order_pool(terms, admitted)[:pool]
 
@@ -450,47 +437,45 @@ async def _verified_hits(
     session: ReadSession,
     heads: Sequence[ArtifactRef],
     fused: Sequence[fusion.FusedHit],
-    candidates: dict[fusion.HitKey, SearchCandidate],
+    candidates: dict[fusion.HitKey, str],
     limit: int,
 ) -> list[Hit]:
     """Keep candidates the authoritative head manifest confirms (membership, exact version,
-    hash), and whose version row matches that hash from its canonical bytes."""
+    hash), and whose version row matches that hash from its canonical bytes. Entry versions
+    are read only for the hits returned, in one statement per round."""
     head_by_id = {h.artifact_id: h for h in heads}
-    hits: list[Hit] = []
+    confirmed: list[tuple[fusion.FusedHit, ArtifactRef, str]] = []
     for hit in fused:
         ref = head_by_id[hit.key.memory_artifact_id]
         entry = (await session.revision(ref)).content.by_entry_id.get(hit.key.entry_id)
-        candidate = candidates[hit.key]
         if (
-            entry is None
-            or entry.state is not EntryState.ACTIVE
-            or entry.entry_version_id != hit.key.entry_version_id
-            or entry.entry_content_hash != candidate.projection.entry_content_hash
+            entry is not None
+            and entry.state is EntryState.ACTIVE
+            and entry.entry_version_id == hit.key.entry_version_id
+            and entry.entry_content_hash == candidates[hit.key]
         ):
-            continue  # projection row not backed by the manifest: never returned
-        if candidate.version is None:
-            raise DataLossError(
-                f"memory_entry_versions[{entry.entry_version_id}]: referenced by a manifest "
-                "but missing",
-                metadata={"row": f"memory_entry_versions[{entry.entry_version_id}]"},
+            confirmed.append((hit, ref, entry.entry_content_hash))
+        # else: a projection row not backed by the manifest is never returned
+    hits: list[Hit] = []
+    while confirmed and len(hits) < limit:
+        batch, confirmed = confirmed[: limit - len(hits)], confirmed[limit - len(hits) :]
+        versions = await session.versions([h.key.entry_version_id for h, _, _ in batch])
+        for hit, ref, content_hash in batch:
+            version = versions[hit.key.entry_version_id]
+            if version.entry_content_hash != content_hash:
+                continue
+            hits.append(
+                Hit(
+                    memory_ref=ref,
+                    entry_id=version.entry_id,
+                    entry_version_id=version.entry_version_id,
+                    entry_content_hash=version.entry_content_hash,
+                    kind=version.content.kind,
+                    text=version.content.text,
+                    score=hit.score,
+                    matched_by=hit.matched_by,
+                )
             )
-        version = codec.version_from_row(candidate.version)
-        if version.entry_content_hash != entry.entry_content_hash:
-            continue
-        hits.append(
-            Hit(
-                memory_ref=ref,
-                entry_id=version.entry_id,
-                entry_version_id=version.entry_version_id,
-                entry_content_hash=version.entry_content_hash,
-                kind=version.content.kind,
-                text=version.content.text,
-                score=hit.score,
-                matched_by=hit.matched_by,
-            )
-        )
-        if len(hits) == limit:
-            break
     return hits
 
 

@@ -35,7 +35,6 @@ from .spi import (
     HeadProjectionRow,
     RevisionExistsError,
     RevisionRow,
-    SearchCandidate,
     SourceRow,
     VectorCandidate,
     VectorRow,
@@ -315,7 +314,7 @@ class _OceanBaseTransaction(PortableReads):
 
     async def fts_candidates(
         self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
-    ) -> list[SearchCandidate]:
+    ) -> list[HeadProjectionRow]:
         """MATCH ... AGAINST in natural-language mode, best first by the engine's relevance.
 
         The engine cannot express "at least k distinct terms": when k > 1 it ranks
@@ -333,16 +332,11 @@ class _OceanBaseTransaction(PortableReads):
             (query, *memories, query, limit * (FTS_OVERFETCH if min_matches > 1 else 1)),
         )
         wanted = set(terms)
-        heads = [
+        return [
             HeadProjectionRow(*r[:5])
             for r in rows
             if len(wanted.intersection(str(r[4]).split(" "))) >= min_matches
         ][:limit]
-        versions = {
-            v.entry_version_id: v
-            for v in await self.entry_version_rows([h.entry_version_id for h in heads])
-        }
-        return [SearchCandidate(h, versions.get(h.entry_version_id)) for h in heads]
 
     async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
         """The analyzer text each row's index tokens stand for (its own tokens if they do not)."""
@@ -571,12 +565,4 @@ class _OceanBaseTransaction(PortableReads):
             "ORDER BY l2_distance(embedding, ?) APPROXIMATE LIMIT ?",
             (literal, *memories, literal, limit),
         )
-        heads = [(HeadProjectionRow(*r[:5]), float(r[5])) for r in rows]
-        versions = {
-            v.entry_version_id: v
-            for v in await self.entry_version_rows([h.entry_version_id for h, _ in heads])
-        }
-        return [
-            VectorCandidate(SearchCandidate(h, versions.get(h.entry_version_id)), distance)
-            for h, distance in heads
-        ]
+        return [VectorCandidate(HeadProjectionRow(*r[:5]), float(r[5])) for r in rows]

@@ -99,17 +99,8 @@ class VectorRow:
 class VectorCandidate:
     """A projection row found by an engine's own vector index, with its L2 distance."""
 
-    candidate: SearchCandidate
-    distance: float
-
-
-@dataclass(frozen=True, slots=True)
-class SearchCandidate:
-    """A projection row found by a search channel, with the entry version row it names
-    (read in the same statement, so that a search needs no extra round trip)."""
-
     projection: HeadProjectionRow
-    version: EntryVersionRow | None
+    distance: float
 
 
 def columns(row_type: type, count: int | None = None) -> str:
@@ -147,7 +138,7 @@ class ReadTransaction(Protocol):
 
     async def fts_candidates(
         self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
-    ) -> list[SearchCandidate]:
+    ) -> list[HeadProjectionRow]:
         """Top `limit` projection rows of these memories matching analyzer terms, best first.
 
         `terms` are Analyzer v1 tokens; the adapter quotes them for its own MATCH syntax. Rows

@@ -29,7 +29,6 @@ from .spi import (
     HeadProjectionRow,
     RevisionExistsError,
     RevisionRow,
-    SearchCandidate,
     SourceRow,
     VectorRow,
     values,
@@ -38,7 +37,6 @@ from .sql_reads import (
     HEAD_COLUMNS,
     REVISION_COLUMNS,
     SOURCE_COLUMNS,
-    VERSION_COLUMNS,
     VERSION_INSERT,
     PortableReads,
 )
@@ -406,7 +404,7 @@ class _SQLiteTransaction(PortableReads):
 
     async def fts_candidates(
         self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
-    ) -> list[SearchCandidate]:
+    ) -> list[HeadProjectionRow]:
         # Two statements in one hop: FTS5 answers "ORDER BY rank LIMIT k" on its own table
         # without sorting every match only when it is the whole query (not a joined subquery).
         expression = fts_match_expression(artifact_ids, terms, min_matches)
@@ -418,28 +416,17 @@ class _SQLiteTransaction(PortableReads):
                 (expression, limit),
             ).fetchall()
             ids = [r[0] for r in ranked]
-            heads = ", ".join(f"h.{c.strip()}" for c in HEAD_COLUMNS.split(","))
-            versions = ", ".join(f"v.{c.strip()}" for c in VERSION_COLUMNS.split(","))
             by_id = {
                 r[0]: r[1:]
                 for r in db.execute(
-                    f"SELECT h.projection_id, {heads}, {versions} FROM memory_entry_heads h "
-                    "LEFT JOIN memory_entry_versions v "
-                    "ON v.entry_version_id = h.entry_version_id "
-                    f"WHERE h.projection_id IN ({_marks(len(ids))})",
+                    f"SELECT projection_id, {HEAD_COLUMNS} FROM memory_entry_heads "
+                    f"WHERE projection_id IN ({_marks(len(ids))})",
                     ids,
                 ).fetchall()
             }
             return [by_id[i] for i in ids if i in by_id]
 
-        width = len(HEAD_COLUMNS.split(","))
-        return [
-            SearchCandidate(
-                HeadProjectionRow(*r[:width]),
-                EntryVersionRow(*r[width:]) if r[width] is not None else None,
-            )
-            for r in await self._run(go)
-        ]
+        return [HeadProjectionRow(*r) for r in await self._run(go)]
 
     async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
         rows = await self._all(
