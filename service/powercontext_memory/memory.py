@@ -57,6 +57,10 @@ MAX_SEARCH_LIMIT = 100
 MAX_SEARCH_MEMORIES = 32
 MAX_CITATIONS = 100
 DEFAULT_PROGRESS_INTERVAL = 15.0
+# How often an idle follow stream re-reads the head: commits made by this process wake it at
+# once, commits by other processes sharing the database (more servers on one OceanBase, an
+# admin command) are seen within this interval.
+HEAD_POLL_INTERVAL = 1.0
 
 
 class RememberMode(enum.Enum):
@@ -407,7 +411,8 @@ class MemoryService:
                     reason="SHUTTING_DOWN",
                     metadata={"artifactId": artifact_id, "resumeSinceRevision": str(last)},
                 )
-            timeout = max(0.0, self.progress_interval - (time.monotonic() - idle_since))
+            until_progress = self.progress_interval - (time.monotonic() - idle_since)
+            timeout = max(0.0, min(HEAD_POLL_INTERVAL, until_progress))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout)
             event = self.notifier.event(artifact_id)

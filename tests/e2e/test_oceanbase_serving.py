@@ -7,6 +7,8 @@ compare-and-swap on artifact_heads is all that keeps the history linear.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 
 import grpc
@@ -18,7 +20,7 @@ from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.transport.errors import error_info
 
 from ..oceanbase_server import fresh_database
-from ..serving import serve_process
+from ..serving import ROOT, serve_process, server_env
 from .requests import race, remember, remember_at_head
 
 
@@ -42,6 +44,17 @@ async def test_serve_on_an_oceanbase_dsn(database: str) -> None:
                 pb.SearchRequest(query="go ui", memories=[memory], mode=types.SEARCH_MODE_FTS)
             )
             assert [h.text for h in found.hits] == ["Go UI tests run with make ui"]
+    # The offline commands take the same DSN.
+    verify = subprocess.run(
+        [sys.executable, "-m", "powercontext_memory", "verify", "--database", database],
+        cwd=ROOT,
+        env=server_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    assert verify.stdout.startswith("OK: 1 memories, 1 revisions")
 
 
 async def test_two_servers_racing_commit_each_revision_once(database: str) -> None:
@@ -80,3 +93,22 @@ async def test_two_servers_racing_commit_each_revision_once(database: str) -> No
             revisions = [m.revision.memory_ref.revision async for m in stream]
             assert revisions == list(range(1, 27))
             assert aborted > 0  # the servers really did race
+
+
+async def test_follow_on_one_server_sees_commits_made_through_another(database: str) -> None:
+    with serve_process(database) as one, serve_process(database) as two:
+        async with (
+            grpc.aio.insecure_channel(f"127.0.0.1:{one.port}") as ch1,
+            grpc.aio.insecure_channel(f"127.0.0.1:{two.port}") as ch2,
+        ):
+            reader, writer = pb_grpc.MemoryServiceStub(ch1), pb_grpc.MemoryServiceStub(ch2)
+            base = (await writer.Remember(remember(None, "first"))).memory
+            head = types.ArtifactRef(artifact_id=base.artifact_id, revision=0)
+            stream = reader.Changes(pb.ChangesRequest(memory=head, since_revision=0, follow=True))
+            first = await asyncio.wait_for(stream.read(), 10)
+            assert first.revision.memory_ref.revision == 1
+            await writer.Remember(remember(base, "second, through the other server"))
+            # Well inside the 15 s progress interval: the follower polls the shared head.
+            second = await asyncio.wait_for(stream.read(), 10)
+            assert second.revision.memory_ref.revision == 2
+            stream.cancel()
