@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -134,3 +135,26 @@ async def test_a_manifest_larger_than_one_statement_is_written_in_pieces(
         assert report.ok, report.problems
     finally:
         await service.close()
+
+
+async def test_an_unreachable_database_is_unavailable_not_internal(tmp_path: Path) -> None:
+    """Its own seekdb, stopped under a running service: reads and writes get UNAVAILABLE."""
+    from powercontext_memory.domain.errors import UnavailableError
+    from scripts import seekdb
+
+    base = tmp_path / "seekdb"
+    server = seekdb.start(base)  # the DSN names its `test` database
+    try:
+        service = await open_service(server)
+        try:
+            memory = ref(await create(service, "written while the engine was up"))
+            seekdb.stop(base)
+            with pytest.raises(UnavailableError) as err:
+                await service.search("written", [memory], 8, SearchMode.FTS)
+            assert err.value.reason == "DATABASE_UNAVAILABLE"
+            with pytest.raises(UnavailableError):
+                await service.remember(memory, [], [], [add("lost")])
+        finally:
+            await service.close()
+    finally:
+        seekdb.stop(base)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import urllib.parse
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -25,9 +25,10 @@ from typing import Any
 
 import asyncmy
 import numpy as np
-from asyncmy.errors import IntegrityError
+from asyncmy.errors import IntegrityError, InterfaceError, MySQLError, OperationalError
 
 from ..domain.analyzer import ANALYZER_VERSION
+from ..domain.errors import UnavailableError
 from . import oceanbase_tokens
 from .oceanbase_probe import ProbeResult, probe
 from .spi import (
@@ -137,6 +138,26 @@ def vector_bytes(literal: str | None) -> bytes | None:
     return np.asarray(values, dtype="<f4").tobytes()
 
 
+# Client-side codes for "cannot connect" / "server gone" / "connection lost".
+_CONNECTION_ERRORS = {2003, 2006, 2013, 2055}
+
+
+@contextlib.contextmanager
+def _connection_errors_as_unavailable(location: str) -> Iterator[None]:
+    """A database that cannot be reached is UNAVAILABLE to the caller (retryable), not a bug;
+    nothing was committed (a lost COMMIT is the one ambiguous case MySQL protocol has)."""
+    try:
+        yield
+    except (OperationalError, InterfaceError, ConnectionError) as exc:
+        code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else None
+        if isinstance(exc, OperationalError) and code not in _CONNECTION_ERRORS:
+            raise
+        raise UnavailableError(
+            f"the OceanBase database at {location} is unreachable; retry later",
+            reason="DATABASE_UNAVAILABLE",
+        ) from exc
+
+
 class OceanBaseStorage:
     """StorageAdapter over one OceanBase database."""
 
@@ -213,27 +234,32 @@ class OceanBaseStorage:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[_OceanBaseTransaction]:
-        async with self._readers.acquire() as conn:
-            tx = _OceanBaseTransaction(self, conn, "START TRANSACTION WITH CONSISTENT SNAPSHOT")
-            try:
-                yield tx
-            finally:
-                if tx.begun:
-                    await conn.rollback()
+        with _connection_errors_as_unavailable(self.location):
+            async with self._readers.acquire() as conn:
+                tx = _OceanBaseTransaction(
+                    self, conn, "START TRANSACTION WITH CONSISTENT SNAPSHOT"
+                )
+                try:
+                    yield tx
+                finally:
+                    if tx.begun:
+                        with contextlib.suppress(MySQLError, OSError):
+                            await conn.rollback()
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[_OceanBaseTransaction]:
-        async with self._writers.acquire() as conn:
-            tx = _OceanBaseTransaction(self, conn, "BEGIN")
-            try:
-                yield tx
-            except BaseException:
+        with _connection_errors_as_unavailable(self.location):
+            async with self._writers.acquire() as conn:
+                tx = _OceanBaseTransaction(self, conn, "BEGIN")
+                try:
+                    yield tx
+                except BaseException:
+                    if tx.begun:
+                        with contextlib.suppress(MySQLError, OSError):
+                            await conn.rollback()
+                    raise
                 if tx.begun:
-                    with contextlib.suppress(Exception):
-                        await conn.rollback()
-                raise
-            if tx.begun:
-                await conn.commit()
+                    await conn.commit()
 
     @property
     def engine_version(self) -> str:
