@@ -6,7 +6,8 @@ import logging
 import os
 
 from .backends.database import CommitHook, DatabaseMemoryBackend
-from .backends.oceanbase import OceanBaseDsn, OceanBaseStorage, is_oceanbase_dsn
+from .backends.oceanbase import OceanBaseStorage
+from .backends.oceanbase_wire import OceanBaseDsn, is_oceanbase_dsn
 from .backends.spi import StorageAdapter
 from .backends.sqlite import SQLiteStorage
 from .domain.lifecycle import IdFactory, random_id

@@ -20,7 +20,7 @@ from typing import Any
 from asyncmy.errors import MySQLError
 
 from .app import DEFAULT_DATABASE, open_service
-from .backends.oceanbase import is_oceanbase_dsn
+from .backends.oceanbase_wire import is_oceanbase_dsn
 from .embedding.factory import (
     DEFAULT_API_KEY_ENV,
     EMBEDDING_KINDS,

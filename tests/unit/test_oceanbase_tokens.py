@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from powercontext_memory.backends.oceanbase import OceanBaseDsn, vector_bytes, vector_literal
 from powercontext_memory.backends.oceanbase_probe import MIN_VERSION, parse_version
 from powercontext_memory.backends.oceanbase_tokens import MAX_TOKEN_BYTES, encode_text, encode_token
+from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn, vector_bytes, vector_literal
 from powercontext_memory.domain.analyzer import searchable_text
 
 
@@ -68,12 +68,12 @@ def test_version_floor() -> None:
 
 
 def test_manifest_pieces_cut_between_characters() -> None:
-    from powercontext_memory.backends.oceanbase import _split_utf8
+    from powercontext_memory.backends.oceanbase_wire import split_utf8
 
     data = ("ab中文é" * 1000).encode("utf-8")
-    pieces = _split_utf8(data, 7)
+    pieces = split_utf8(data, 7)
     assert b"".join(pieces) == data
     assert all(0 < len(p) <= 7 for p in pieces)
     for piece in pieces:
         piece.decode("utf-8")  # every piece is whole characters
-    assert _split_utf8(b"short", 7) == [b"short"]
+    assert split_utf8(b"short", 7) == [b"short"]

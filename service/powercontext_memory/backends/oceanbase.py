@@ -16,21 +16,26 @@ Same SPI as SQLite (spi.py). Differences that live here and nowhere else:
 from __future__ import annotations
 
 import contextlib
-import urllib.parse
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 import asyncmy
-import numpy as np
 from asyncmy.errors import IntegrityError, InterfaceError, MySQLError, OperationalError
 
 from ..domain.analyzer import ANALYZER_VERSION
 from ..domain.errors import UnavailableError
 from . import oceanbase_tokens
 from .oceanbase_probe import ProbeResult, probe
+from .oceanbase_wire import (
+    OceanBaseDsn,
+    driver_sql,
+    hex_literal,
+    split_utf8,
+    vector_bytes,
+    vector_literal,
+)
 from .spi import (
     EntryVersionRow,
     HeadProjectionRow,
@@ -58,84 +63,12 @@ MANIFEST_PIECE_BYTES = 6 * 1024 * 1024  # hex doubles it: 12 MiB statements unde
 _DUPLICATE_KEY = 1062
 
 
-@dataclass(frozen=True, slots=True)
-class OceanBaseDsn:
-    host: str
-    port: int
-    user: str
-    password: str
-    database: str
-
-    @classmethod
-    def parse(cls, dsn: str, password: str | None = None) -> OceanBaseDsn:
-        """oceanbase://user[:password]@host[:port]/database (mysql:// is accepted too)."""
-        url = urllib.parse.urlsplit(dsn)
-        if url.scheme not in ("oceanbase", "mysql") or not url.hostname:
-            raise ValueError(f"not an OceanBase DSN (oceanbase://user@host:port/db): {dsn!r}")
-        database = url.path.lstrip("/")
-        if not database:
-            raise ValueError("the OceanBase DSN names no database (…/database)")
-        return cls(
-            host=url.hostname,
-            port=url.port or 2881,
-            user=urllib.parse.unquote(url.username or "root"),
-            password=password if password is not None else urllib.parse.unquote(url.password or ""),
-            database=database,
-        )
-
-    @property
-    def display(self) -> str:
-        """The DSN without its password (for logs and capabilities)."""
-        return f"oceanbase://{self.user}@{self.host}:{self.port}/{self.database}"
-
-
-def is_oceanbase_dsn(location: str) -> bool:
-    return location.startswith(("oceanbase://", "mysql://"))
-
-
 def _marks(n: int) -> str:
     return ",".join(["?"] * n)
 
 
-def _driver_sql(sql: str) -> str:
-    """Our `?` placeholders in the driver's `%s` spelling (a literal % is then doubled)."""
-    return sql.replace("%", "%%").replace("?", "%s")
-
-
 def _chunks(items: Sequence[Any]) -> list[Sequence[Any]]:
     return [items[i : i + _CHUNK] for i in range(0, len(items), _CHUNK)]
-
-
-def _split_utf8(data: bytes, max_bytes: int) -> list[bytes]:
-    """UTF-8 `data` in pieces of at most `max_bytes`, each cut between characters (a column
-    of utf8mb4 refuses a piece that ends inside one)."""
-    pieces, start = [], 0
-    while len(data) - start > max_bytes:
-        end = start + max_bytes
-        while data[end] & 0xC0 == 0x80:  # a continuation byte: the character started earlier
-            end -= 1
-        pieces.append(data[start:end])
-        start = end
-    pieces.append(data[start:])
-    return pieces
-
-
-def _hex_literal(data: bytes) -> str:
-    """A MySQL hex literal (stored as-is into a utf8mb4 column)."""
-    return "X'" + data.hex() + "'"
-
-
-def vector_literal(embedding: bytes) -> str:
-    """float32 bytes as the engine's '[x,y,...]' literal; repr() round-trips each float32."""
-    return "[" + ",".join(repr(float(x)) for x in np.frombuffer(embedding, dtype="<f4")) + "]"
-
-
-def vector_bytes(literal: str | None) -> bytes | None:
-    if literal is None:
-        return None
-    body = literal.strip().strip("[]")
-    values = [float(x) for x in body.split(",")] if body else []
-    return np.asarray(values, dtype="<f4").tobytes()
 
 
 # Client-side codes for "cannot connect" / "server gone" / "connection lost".
@@ -236,9 +169,7 @@ class OceanBaseStorage:
     async def read(self) -> AsyncIterator[_OceanBaseTransaction]:
         with _connection_errors_as_unavailable(self.location):
             async with self._readers.acquire() as conn:
-                tx = _OceanBaseTransaction(
-                    self, conn, "START TRANSACTION WITH CONSISTENT SNAPSHOT"
-                )
+                tx = _OceanBaseTransaction(self, conn, "START TRANSACTION WITH CONSISTENT SNAPSHOT")
                 try:
                     yield tx
                 finally:
@@ -313,12 +244,12 @@ class _OceanBaseTransaction(PortableReads):
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         async with await self._cursor() as cur:
-            await cur.execute(_driver_sql(sql), tuple(params))
+            await cur.execute(driver_sql(sql), tuple(params))
             return list(await cur.fetchall())
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with await self._cursor() as cur:
-            return int(await cur.execute(_driver_sql(sql), tuple(params)))
+            return int(await cur.execute(driver_sql(sql), tuple(params)))
 
     async def _all_chunked(self, sql: str, items: Sequence[Any], *prefix: Any) -> list[Any]:
         out: list[Any] = []
@@ -383,11 +314,11 @@ class _OceanBaseTransaction(PortableReads):
         as hex literals, which the client builds in C, instead of through the driver's string
         escaping (3x slower end to end at 2 MB, measured), and in pieces that each fit the
         engine's 16 MiB default max_allowed_packet; the row is invisible until COMMIT."""
-        pieces = _split_utf8(row.content.encode("utf-8"), MANIFEST_PIECE_BYTES)
+        pieces = split_utf8(row.content.encode("utf-8"), MANIFEST_PIECE_BYTES)
         try:
             await self._exec(
                 f"INSERT INTO artifact_revisions ({REVISION_COLUMNS}) "
-                f"VALUES (?, ?, ?, {_hex_literal(pieces[0])}, ?, ?, ?)",
+                f"VALUES (?, ?, ?, {hex_literal(pieces[0])}, ?, ?, ?)",
                 (
                     row.artifact_id,
                     row.revision,
@@ -403,7 +334,7 @@ class _OceanBaseTransaction(PortableReads):
             raise
         for piece in pieces[1:]:
             await self._exec(
-                f"UPDATE artifact_revisions SET content = CONCAT(content, {_hex_literal(piece)}) "
+                f"UPDATE artifact_revisions SET content = CONCAT(content, {hex_literal(piece)}) "
                 "WHERE artifact_id = ? AND revision = ?",
                 (row.artifact_id, row.revision),
             )
@@ -426,7 +357,7 @@ class _OceanBaseTransaction(PortableReads):
             return
         async with await self._cursor() as cur:
             await cur.executemany(
-                _driver_sql(VERSION_INSERT),
+                driver_sql(VERSION_INSERT),
                 [values(r) for r in rows],
             )
 
