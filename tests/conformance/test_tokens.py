@@ -38,3 +38,14 @@ async def test_every_token_is_searchable(service: MemoryService, query: str, exp
     hits = (await service.search(query, [memory], 8, SearchMode.FTS)).hits
     assert TEXTS[expected] in [h.text for h in hits]
     assert all(h.text in TEXTS for h in hits)
+
+
+async def test_the_largest_cjk_entry_is_stored_and_found(service: MemoryService) -> None:
+    """8 KiB of CJK is the longest analyzer text (unigrams + bigrams): it must fit the
+    projection's text columns on every backend, and stay searchable."""
+    from powercontext_memory.domain.validation import MAX_TEXT_BYTES
+
+    text = ("数据库迁移在部署时运行" * 300).encode()[: MAX_TEXT_BYTES - MAX_TEXT_BYTES % 3].decode()
+    memory = ref(await create(service, text, "unrelated english note"))
+    hits = (await service.search("部署", [memory], 8, SearchMode.FTS)).hits
+    assert [h.text for h in hits] == [text]
