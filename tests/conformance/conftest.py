@@ -44,10 +44,6 @@ class Harness:
         )
         return self.service
 
-    async def open_another(self, embedding: EmbeddingModel | None = None) -> MemoryService:
-        """A second, independent service on the same database (a second server process)."""
-        return await open_service(self.location, embedding=embedding, progress_interval=0.2)
-
 
 @pytest.fixture(params=BACKENDS)
 async def database(

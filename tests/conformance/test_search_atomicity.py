@@ -169,6 +169,34 @@ async def test_two_writers_on_one_base_exactly_one_wins(service: MemoryService) 
     assert view.head_revision == 2 and len(view.revision.content.entries) == 2
 
 
+async def test_two_services_on_one_database_race_and_one_wins(harness: Harness) -> None:
+    """Two independent services (as two server processes) share only the database: no
+    process-wide lock helps them, so the storage's own head check and CAS must."""
+    from powercontext_memory.app import open_service
+
+    first = harness.service
+    assert first is not None
+    second = await open_service(harness.location)
+    try:
+        base = ref(await create(first, "base"))
+        for round_number in range(5):
+            outcomes = await asyncio.gather(
+                first.remember(base, [], [], [add(f"first, round {round_number}")]),
+                second.remember(base, [], [], [add(f"second, round {round_number}")]),
+                return_exceptions=True,
+            )
+            wins = [o for o in outcomes if not isinstance(o, BaseException)]
+            losses = [o for o in outcomes if isinstance(o, BaseException)]
+            assert len(wins) == 1 and len(losses) == 1, outcomes
+            assert isinstance(losses[0], RevisionConflictError)
+            base = ref(wins[0])
+            assert base.revision == round_number + 2
+        _, items = await second.changes(base, 0)
+        assert [i.ref.revision for i in items] == list(range(1, 7))
+    finally:
+        await second.close()
+
+
 async def test_many_writers_produce_a_gapless_chain(service: MemoryService) -> None:
     r1 = await create(service, "base")
     artifact = ref(r1).artifact_id
