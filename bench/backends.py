@@ -28,11 +28,13 @@ async def database(backend: str, tmp: Path, server: str | None, name: str) -> As
         return
     assert server is not None
     dsn = OceanBaseDsn.parse(server)
-    conn = await asyncmy.connect(host=dsn.host, port=dsn.port, user=dsn.user, autocommit=True)
+    conn = await asyncmy.connect(
+        host=dsn.host, port=dsn.port, user=dsn.user, password=dsn.password, autocommit=True
+    )
     try:
         async with conn.cursor() as cur:
             await cur.execute(f"CREATE DATABASE {name} DEFAULT CHARSET utf8mb4 COLLATE utf8mb4_bin")
-        yield f"oceanbase://{dsn.user}@{dsn.host}:{dsn.port}/{name}"
+        yield dsn.with_database(name).url
         async with conn.cursor() as cur:
             await cur.execute(f"DROP DATABASE IF EXISTS {name}")
     finally:

@@ -5,7 +5,8 @@
     python scripts/seekdb.py run --dir DIR -- python -m pytest -q
 
 `start` keeps the data already in DIR (a restart); `run` deletes DIR afterwards when it
-created it.
+created it. seekdb listens on every interface, so the first start replaces the empty root
+password with a random one (kept in DIR, mode 0600); the DSN printed carries it.
 
 `run` starts the server, runs the command with POWERCONTEXT_TEST_OCEANBASE_DSN set, and stops
 the server whatever the command's outcome; it exits with the command's status. The binary
@@ -20,6 +21,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -57,25 +59,52 @@ def _state_file(base: Path) -> Path:
     return base / "powercontext-seekdb.json"
 
 
-def _answers(port: int) -> bool:
+def _password_file(base: Path) -> Path:
+    return base / "powercontext-seekdb.password"
+
+
+def _connect(port: int, password: str) -> object | None:
     import pymysql  # a dependency of pylibseekdb
 
     try:
-        conn = pymysql.connect(
-            host="127.0.0.1", port=port, user="root", password="", connect_timeout=2
+        return pymysql.connect(
+            host="127.0.0.1", port=port, user="root", password=password, connect_timeout=2
         )
     except pymysql.MySQLError:
-        return False
+        return None
+
+
+def _secure(base: Path, port: int) -> str | None:
+    """The root password once the server answers (None while it does not).
+
+    seekdb listens on every interface, with an empty root password on a new data directory:
+    the first start sets a random one, kept (0600) beside the data for later starts.
+    """
+    stored = _password_file(base)
+    if stored.exists():
+        password = stored.read_text().strip()
+        conn = _connect(port, password)
+        if conn is None:
+            return None
+        conn.close()  # type: ignore[attr-defined]
+        return password
+    conn = _connect(port, "")
+    if conn is None:
+        return None
+    password = secrets.token_urlsafe(18)
     try:
-        with conn.cursor() as cur:
-            cur.execute("SELECT 1")
-            return cur.fetchone() == (1,)
+        with conn.cursor() as cur:  # type: ignore[attr-defined]
+            cur.execute("ALTER USER root IDENTIFIED BY %s", (password,))
     finally:
-        conn.close()
+        conn.close()  # type: ignore[attr-defined]
+    stored.touch(mode=0o600)
+    stored.write_text(password)
+    return password
 
 
 def start(base: Path) -> str:
-    """Start a fresh server with its own data directory; return its DSN once it answers."""
+    """Start a server on its own data directory (new or kept from an earlier start); return
+    its DSN (with the root password) once it answers."""
     if _state_file(base).exists():
         stop(base)  # a server this script left running (its data stays)
     base.mkdir(parents=True, exist_ok=True)
@@ -99,15 +128,15 @@ def start(base: Path) -> str:
         stderr=subprocess.STDOUT,
         start_new_session=True,  # a Ctrl-C to the test run must not kill it mid-shutdown
     )
-    dsn = f"oceanbase://root@127.0.0.1:{port}/test"
-    _state_file(base).write_text(json.dumps({"pid": process.pid, "port": port, "dsn": dsn}))
+    _state_file(base).write_text(json.dumps({"pid": process.pid, "port": port}))
     deadline = time.monotonic() + READY_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
             stop(base)
             raise SystemExit(f"seekdb exited with {process.returncode}; see {base}/seekdb.out")
-        if _answers(port):
-            return dsn
+        password = _secure(base, port)
+        if password is not None:
+            return f"oceanbase://root:{password}@127.0.0.1:{port}/test"
         time.sleep(0.25)
     stop(base)
     raise SystemExit(f"seekdb did not answer within {READY_TIMEOUT:.0f} s; see {base}")

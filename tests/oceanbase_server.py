@@ -41,7 +41,7 @@ async def fresh_database(server_dsn: str) -> AsyncIterator[str]:
         async with conn.cursor() as cur:
             await cur.execute(f"CREATE DATABASE {name} DEFAULT CHARSET utf8mb4 COLLATE utf8mb4_bin")
         try:
-            yield f"oceanbase://{dsn.user}@{dsn.host}:{dsn.port}/{name}"
+            yield dsn.with_database(name).url
         finally:
             async with conn.cursor() as cur:
                 await cur.execute(f"DROP DATABASE IF EXISTS {name}")

@@ -17,6 +17,7 @@ import pytest
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
+from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
 from powercontext_memory.transport.errors import error_info
 
 from ..oceanbase_server import fresh_database
@@ -32,7 +33,8 @@ async def database(oceanbase_server: str) -> AsyncIterator[str]:
 
 async def test_serve_on_an_oceanbase_dsn(database: str) -> None:
     with serve_process(database) as served:
-        assert f"(oceanbase: {database}; vectors: off" in served.line
+        shown = OceanBaseDsn.parse(database).display  # the password is never printed
+        assert f"(oceanbase: {shown}; vectors: off" in served.line
         async with grpc.aio.insecure_channel(f"127.0.0.1:{served.port}") as channel:
             stub = pb_grpc.MemoryServiceStub(channel)
             caps = (await stub.GetCapabilities(pb.GetCapabilitiesRequest())).capabilities

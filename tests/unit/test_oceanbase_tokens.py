@@ -45,6 +45,8 @@ def test_dsn_parsing() -> None:
         "memory",
     )
     assert dsn.display == "oceanbase://app@tenant@db.example:2883/memory"  # no password
+    assert OceanBaseDsn.parse(dsn.url) == dsn
+    assert OceanBaseDsn.parse(dsn.with_database("other").url).database == "other"
     assert OceanBaseDsn.parse("mysql://root@127.0.0.1/test", password="pw").password == "pw"
     assert OceanBaseDsn.parse("oceanbase://root@h/test").port == 2881
     for bad in ["sqlite:///x", "oceanbase://root@host:1", "oceanbase:///test"]:

@@ -3,6 +3,7 @@ large text as hex literals in pieces, and vectors as the engine's '[x,y,...]' li
 
 from __future__ import annotations
 
+import dataclasses
 import urllib.parse
 from dataclasses import dataclass
 
@@ -33,6 +34,16 @@ class OceanBaseDsn:
             password=password if password is not None else urllib.parse.unquote(url.password or ""),
             database=database,
         )
+
+    def with_database(self, database: str) -> OceanBaseDsn:
+        return dataclasses.replace(self, database=database)
+
+    @property
+    def url(self) -> str:
+        """The DSN with its password (for a child process; never log it)."""
+        user = urllib.parse.quote(self.user, safe="")
+        secret = ":" + urllib.parse.quote(self.password, safe="") if self.password else ""
+        return f"oceanbase://{user}{secret}@{self.host}:{self.port}/{self.database}"
 
     @property
     def display(self) -> str:
