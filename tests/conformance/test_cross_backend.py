@@ -75,7 +75,7 @@ async def _build(service: MemoryService) -> list[ArtifactRef]:
     first = await service.remember(None, [], [], [add(t) for t in CORPUS[:10]])
     second = ref(await service.remember(None, [], [], [add(t) for t in CORPUS[10:]]))
     # A deactivation and a revision, so that the projection is not just the first write.
-    pipeline = entry_ref(first, CORPUS.index(CORPUS[4]))
+    pipeline = entry_ref(first, 4)  # the CI pipeline entry
     forgotten = await service.forget(ref(first), [pipeline], None)
     revised = await service.remember(
         ref(forgotten), [], [], [revise(entry_ref(first, 0), CORPUS[0] + " Tag it first.")]
@@ -87,6 +87,7 @@ async def _build(service: MemoryService) -> list[ArtifactRef]:
 async def both(
     tmp_path: Path, oceanbase_server: str, minilm: MiniLMEmbedder
 ) -> AsyncIterator[dict[str, MemoryService]]:
+    # FlakyModel only shields the session's shared model from each service's close().
     async with fresh_database(oceanbase_server) as dsn:
         services = {
             "sqlite": await open_service(
