@@ -32,7 +32,7 @@ test: $(VENV)/.dev
 	$(BIN)/buf lint
 	$(BIN)/ruff check service tests bench scripts
 	$(BIN)/mypy
-	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR) -- $(BIN)/python -m pytest -q
+	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q
 
 lint: $(VENV)/.dev
 	$(BIN)/buf lint
