@@ -2,7 +2,6 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-export PYTHONPATH := $(CURDIR)/service:$(CURDIR)/generated
 
 ADDR ?= 127.0.0.1:50051
 DB ?= data/memory.sqlite3
@@ -14,29 +13,33 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-$(VENV)/.runtime: requirements.txt | $(BIN)/python
+# The pinned lock first, then the project itself, editable and without resolving again: its
+# console scripts (powercontext-memory, powercontext) and import roots come from pyproject.toml.
+$(VENV)/.runtime: requirements.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt
+	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
-$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+$(VENV)/.dev: requirements.txt requirements-dev.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-dev.txt
+	$(BIN)/pip install -q --no-deps -e .
 	touch $@ $(VENV)/.runtime
 
 serve: $(VENV)/.runtime
-	$(BIN)/python -m powercontext_memory serve --listen $(ADDR) --database $(DB) --embedding $(EMBEDDING)
+	$(BIN)/powercontext-memory serve --listen $(ADDR) --database $(DB) --embedding $(EMBEDDING)
 
 # The OceanBase half of the suite runs on a real seekdb server that scripts/seekdb.py starts on
 # 127.0.0.1 with its own data directory and stops afterwards, also when tests fail.
 SEEKDB_DIR ?= .seekdb
 test: $(VENV)/.dev
 	$(BIN)/buf lint
-	$(BIN)/ruff check service tests bench scripts
+	$(BIN)/ruff check service clients/python tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q
 
 lint: $(VENV)/.dev
 	$(BIN)/buf lint
-	$(BIN)/ruff check service tests bench scripts
+	$(BIN)/ruff check service clients/python tests bench scripts
 	$(BIN)/mypy
 
 proto: $(VENV)/.dev
@@ -57,7 +60,7 @@ seekdb-stop: $(VENV)/.dev
 	$(BIN)/python scripts/seekdb.py stop --dir $(SEEKDB_DIR)/serve
 
 verify: $(VENV)/.runtime
-	$(BIN)/python -m powercontext_memory verify --database $(DB)
+	$(BIN)/powercontext-memory verify --database $(DB)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache $(SEEKDB_DIR)

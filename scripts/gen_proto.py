@@ -18,7 +18,7 @@ def proto_files() -> list[Path]:
 
 
 def generate(out_dir: Path) -> None:
-    """Write *_pb2.py, *_pb2.pyi and *_pb2_grpc.py for every proto file into out_dir."""
+    """Write *_pb2.py, *_pb2.pyi, *_pb2_grpc.py and py.typed for every proto package."""
     out_dir = out_dir.resolve()  # protoc runs from proto/, so relative paths would move
     out_dir.mkdir(parents=True, exist_ok=True)
     well_known = Path(os.path.dirname(grpc_tools.__file__)) / "_proto"
@@ -39,6 +39,9 @@ def generate(out_dir: Path) -> None:
             raise SystemExit("protoc failed")
     finally:
         os.chdir(cwd)
+    # PEP 561 marker: type checkers read the .pyi stubs of the installed package.
+    for package in {p.parent for p in out_dir.rglob("*_pb2.py")}:
+        (package / "py.typed").write_bytes(b"")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,8 @@
-"""Run `python -m powercontext_memory serve` as a real process for a test, and always stop it."""
+"""Run `powercontext-memory serve` as a real process for a test, and always stop it.
+
+The commands are the console scripts the project installs next to this interpreter, run from
+outside the checkout with no PYTHONPATH: exactly what a user of the installed package runs.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = Path(sys.executable).parent
+SERVER_COMMAND = str(SCRIPTS / "powercontext-memory")
+CLIENT_COMMAND = str(SCRIPTS / "powercontext")
 STARTUP_TIMEOUT = 60.0
 EXIT_TIMEOUT = 20.0
 SERVING_LINE = re.compile(r"^serving powercontext\.memory\.v1\.MemoryService on [^ ]+:(\d+) ")
@@ -26,13 +33,12 @@ class Served:
 
 
 def server_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """This environment minus POWERCONTEXT_* and proxies, plus the import roots and `extra`."""
+    """This environment minus POWERCONTEXT_*, PYTHONPATH and proxies, plus `extra`."""
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith("POWERCONTEXT_") and "proxy" not in k.lower()
+        if not k.startswith("POWERCONTEXT_") and k != "PYTHONPATH" and "proxy" not in k.lower()
     }
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "service"), str(ROOT / "generated")])
     return {**env, **(extra or {})}
 
 
@@ -40,10 +46,10 @@ def server_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 def serve_process(
     database: str | Path, *args: str, env: Mapping[str, str] | None = None
 ) -> Iterator[Served]:
-    command = [sys.executable, "-m", "powercontext_memory", "serve", "--listen", "127.0.0.1:0"]
+    command = [SERVER_COMMAND, "serve", "--listen", "127.0.0.1:0"]
     proc = subprocess.Popen(
         [*command, "--database", str(database), *args],
-        cwd=ROOT,
+        cwd=Path(database).parent if not str(database).startswith("oceanbase:") else "/",
         env=server_env(env),
         stdout=subprocess.PIPE,
         text=True,

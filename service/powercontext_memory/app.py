@@ -6,7 +6,6 @@ import logging
 import os
 
 from .backends.database import CommitHook, DatabaseMemoryBackend
-from .backends.oceanbase import OceanBaseStorage
 from .backends.oceanbase_wire import OceanBaseDsn, is_oceanbase_dsn
 from .backends.spi import StorageAdapter
 from .backends.sqlite import SQLiteStorage
@@ -22,6 +21,13 @@ DEFAULT_DATABASE = "data/memory.sqlite3"
 async def open_storage(location: str | os.PathLike[str]) -> StorageAdapter:
     """An OceanBase DSN (oceanbase://user@host:port/db) or a SQLite file path."""
     if is_oceanbase_dsn(str(location)):
+        try:
+            from .backends.oceanbase import OceanBaseStorage
+        except ImportError as error:
+            raise RuntimeError(
+                f"an OceanBase database needs the oceanbase extra ({error}): "
+                "pip install 'powercontext-memory[oceanbase]'"
+            ) from error
         password = os.environ.get("POWERCONTEXT_OCEANBASE_PASSWORD")
         return await OceanBaseStorage.open(OceanBaseDsn.parse(str(location), password))
     return await SQLiteStorage.open(location)
@@ -55,4 +61,3 @@ async def open_service(
     if not capabilities.fts:
         logger.warning("full-text search disabled: %s", capabilities.fts_unavailable_reason)
     return service
-

@@ -1,4 +1,4 @@
-"""Command line: `python -m powercontext_memory COMMAND ...`.
+"""Server command line: `powercontext-memory COMMAND ...` (also `python -m powercontext_memory`).
 
 Each command is a `Command` in COMMANDS: a function that adds its arguments to a subparser and
 a function that runs with the parsed arguments and returns the exit code. To add one, write
@@ -16,8 +16,6 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from asyncmy.errors import MySQLError
 
 from .app import DEFAULT_DATABASE, open_service
 from .backends.oceanbase_wire import is_oceanbase_dsn
@@ -176,12 +174,24 @@ async def _serve_async(args: argparse.Namespace) -> int:
     return 0
 
 
+def _operator_error(error: Exception) -> bool:
+    """An error the operator fixes (bad address, options, model file, schema, an unreachable or
+    refusing OceanBase), reported in one line rather than as a traceback."""
+    if isinstance(error, OSError | ValueError | RuntimeError):
+        return True
+    if "asyncmy" not in sys.modules:  # the oceanbase extra is optional; never import it here
+        return False
+    from asyncmy.errors import MySQLError
+
+    return isinstance(error, MySQLError)
+
+
 def serve(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_serve_async(args))
-    except (OSError, ValueError, RuntimeError, MySQLError) as error:
-        # Unusable address, bad embedding options, corrupted model file, wrong schema,
-        # unreachable or refusing OceanBase.
+    except Exception as error:
+        if not _operator_error(error):
+            raise
         print(f"error: {error}", file=sys.stderr)
         return 1
 
@@ -330,7 +340,7 @@ COMMANDS: list[Command] = [
 
 def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m powercontext_memory",
+        prog="powercontext-memory",
         description="PowerContext Memory: versioned, auditable memory for coding agents.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,11 +28,16 @@ class Harness:
         self.location = location
         self.hook_calls: list[str] = []
         self.fail_at: str | None = None
+        # Run once when the commit reaches the step (e.g. another process's commit).
+        self.interleave: dict[str, Callable[[], None]] = {}
         self.service: MemoryService | None = None
         self.tamper: Tamper = tamper_for(backend, location)
 
     def hook(self, step: str) -> None:
         self.hook_calls.append(step)
+        action = self.interleave.pop(step, None)
+        if action is not None:
+            action()
         if step == self.fail_at:
             raise RuntimeError(f"injected failure at {step}")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import sqlean
 
 from powercontext_memory.domain.errors import (
     CapabilityNotSupportedError,
@@ -232,7 +233,55 @@ async def test_next_revision_already_inserted_is_aborted_and_nothing_written(
         (memory.artifact_id,),
     )
     counts_before = _counts(harness)
-    with pytest.raises(RevisionConflictError):
+    with pytest.raises(RevisionConflictError) as conflict:
         await service.remember(memory, [], [], [add("racing entry")])
     assert _counts(harness) == counts_before
     assert (await service.get_memory(ArtifactRef(memory.artifact_id, 0))).head_revision == 1
+    assert conflict.value.actual == 1  # the real head, read after the rollback
+
+
+async def test_head_moved_after_the_check_reports_the_winning_head(harness: Harness) -> None:
+    """Another process commits revision 2 between this writer's in-transaction head check and
+    its insert. On OceanBase (READ COMMITTED) that race is real: the writer must roll back with
+    ABORTED naming head 2 — the revision the caller re-applies on — not 0. On SQLite the writer
+    holds the database's write lock from BEGIN IMMEDIATE, so the other process cannot commit
+    at all and this writer wins."""
+    service = harness.service
+    assert service is not None
+    r1 = await create(service, "base entry")
+    memory = ref(r1)
+    other_process_commits = [
+        "INSERT INTO artifact_revisions (artifact_id, revision, family, content, content_hash, "
+        "lineage, committed_at_ms) SELECT artifact_id, 2, family, content, content_hash, "
+        "lineage, committed_at_ms FROM artifact_revisions WHERE artifact_id = ?",
+        "UPDATE artifact_heads SET revision = 2 WHERE artifact_id = ?",
+    ]
+    if harness.backend == "sqlite":
+        locked: list[str] = []
+
+        def other_process() -> None:
+            db = sqlean.connect(str(harness.location), timeout=0.05, isolation_level=None)
+            try:
+                db.execute("BEGIN IMMEDIATE")
+            except sqlean.OperationalError as error:
+                locked.append(str(error))
+            finally:
+                db.close()
+
+        harness.interleave["checked"] = other_process
+        r2 = await service.remember(memory, [], [], [add("racing entry")])
+        assert ref(r2).revision == 2 and locked == ["database is locked"]
+        return
+
+    def other_process_commit() -> None:  # autocommit statements on their own connection
+        for statement in other_process_commits:
+            assert harness.tamper.execute(statement, (memory.artifact_id,)) == 1
+
+    harness.interleave["checked"] = other_process_commit
+    counts_before = _counts(harness)
+    with pytest.raises(RevisionConflictError) as conflict:
+        await service.remember(memory, [], [], [add("racing entry")])
+    assert conflict.value.actual == 2
+    assert conflict.value.metadata["headRevision"] == "2"
+    assert _counts(harness)[0] == counts_before[0] + 1  # only the other process's revision
+    assert (await service.get_memory(ArtifactRef(memory.artifact_id, 0))).head_revision == 2

