@@ -1,0 +1,195 @@
+"""The client's exceptions, parsed from the `grpc-status-details-bin` trailer of a failed call.
+
+The server sends a google.rpc.Status with one ErrorInfo (domain "powercontext.memory", a stable
+UPPER_SNAKE reason, lowerCamel metadata) plus BadRequest / PreconditionFailure where they help.
+Every failed call raises exactly one of these classes (never a bare grpc.RpcError); catch the
+family you can act on, or the base class:
+
+    PowerContextError                  code, reason, message, metadata, status (the details)
+    ├── InvalidArgument                bad input; .field_violations [(field, description)]
+    ├── NotFound                       unknown memory, revision, source or artifact
+    │   └── CitationMismatch           a citation whose version is not the one in its revision
+    ├── RevisionConflict               ABORTED: the base is not the head; .head_revision
+    ├── FailedPrecondition             valid input, wrong state (stale entry, non-head search)
+    │   └── CapabilityNotSupported     e.g. vector search without a model; .capability
+    ├── DataLoss                       stored bytes do not match their hash
+    ├── Unavailable                    retry later; .resume_since_revision on a shut-down stream
+    ├── DeadlineExceeded               the deadline passed: a write's outcome is unknown, so
+    │                                  re-read the head before re-applying it
+    ├── PermissionDenied               the token may not do this (scope, memory allow-list)
+    ├── Unauthenticated                missing, unknown or expired token
+    └── InternalError                  a server bug, or a status this client does not know
+
+The gRPC status code picks the family; for NOT_FOUND and FAILED_PRECONDITION the ErrorInfo
+reason picks the subclass. Parsing is lazy and never raises: a trailer that is missing or not
+decodable leaves reason "" and empty metadata.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+from google.rpc import error_details_pb2, status_pb2
+
+ERROR_DOMAIN = "powercontext.memory"
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+
+class PowerContextError(Exception):
+    """A failed call: its gRPC status code, ErrorInfo reason and metadata, and the message."""
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        message: str,
+        *,
+        reason: str = "",
+        metadata: Mapping[str, str] | None = None,
+        status: status_pb2.Status | None = None,
+    ) -> None:
+        super().__init__(f"{code.name}: {message}" + (f" [{reason}]" if reason else ""))
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.metadata: dict[str, str] = dict(metadata or {})
+        self.status = status
+
+    def detail(self, message_type: type[Any]) -> Any | None:
+        """The first status detail of `message_type` (e.g. error_details_pb2.BadRequest)."""
+        return unpack_detail(self.status, message_type)
+
+    def _int(self, key: str) -> int | None:
+        try:
+            return int(self.metadata[key])
+        except (KeyError, ValueError):
+            return None
+
+
+class InvalidArgument(PowerContextError):
+    @property
+    def field_violations(self) -> list[tuple[str, str]]:
+        bad = self.detail(error_details_pb2.BadRequest)
+        if bad is None:
+            field = self.metadata.get("field")
+            return [(field, self.message)] if field else []
+        return [(v.field, v.description) for v in bad.field_violations]
+
+
+class NotFound(PowerContextError):
+    pass
+
+
+class CitationMismatch(NotFound):
+    pass
+
+
+class RevisionConflict(PowerContextError):
+    @property
+    def artifact_id(self) -> str:
+        return self.metadata.get("artifactId", "")
+
+    @property
+    def expected_revision(self) -> int | None:
+        return self._int("expectedRevision")
+
+    @property
+    def head_revision(self) -> int | None:
+        """The memory's head when the write was refused: re-read it and re-apply there."""
+        return self._int("headRevision")
+
+
+class FailedPrecondition(PowerContextError):
+    pass
+
+
+class CapabilityNotSupported(FailedPrecondition):
+    @property
+    def capability(self) -> str:
+        return self.metadata.get("capability", "")
+
+
+class DataLoss(PowerContextError):
+    pass
+
+
+class Unavailable(PowerContextError):
+    @property
+    def resume_since_revision(self) -> int | None:
+        """On a follow stream ended by a server shutdown: the last revision it delivered."""
+        return self._int("resumeSinceRevision")
+
+
+class DeadlineExceeded(PowerContextError):
+    pass
+
+
+class PermissionDenied(PowerContextError):
+    pass
+
+
+class Unauthenticated(PowerContextError):
+    pass
+
+
+class InternalError(PowerContextError):
+    pass
+
+
+_BY_CODE: dict[grpc.StatusCode, type[PowerContextError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgument,
+    grpc.StatusCode.OUT_OF_RANGE: InvalidArgument,
+    grpc.StatusCode.NOT_FOUND: NotFound,
+    grpc.StatusCode.ABORTED: RevisionConflict,
+    grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
+    grpc.StatusCode.DATA_LOSS: DataLoss,
+    grpc.StatusCode.UNAVAILABLE: Unavailable,
+    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
+    grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
+}
+_BY_REASON: dict[str, type[PowerContextError]] = {
+    "CITATION_MISMATCH": CitationMismatch,
+    "CAPABILITY_NOT_SUPPORTED": CapabilityNotSupported,
+}
+
+
+def status_details(rpc_error: grpc.RpcError) -> status_pb2.Status | None:
+    """The google.rpc.Status from the trailer of a failed call, if the server sent one."""
+    trailing = getattr(rpc_error, "trailing_metadata", None)
+    for key, value in (trailing() if callable(trailing) else None) or ():
+        if key == STATUS_DETAILS_KEY:
+            try:
+                return status_pb2.Status.FromString(value)
+            except DecodeError:
+                return None
+    return None
+
+
+def unpack_detail(status: status_pb2.Status | None, message_type: type[Any]) -> Any | None:
+    for detail in status.details if status is not None else ():
+        if detail.Is(message_type.DESCRIPTOR):
+            message = message_type()
+            detail.Unpack(message)
+            return message
+    return None
+
+
+def from_rpc_error(rpc_error: grpc.RpcError) -> PowerContextError:
+    """The exception for a failed call (grpc.RpcError and grpc.aio.AioRpcError alike)."""
+    code_of = getattr(rpc_error, "code", None)
+    code = code_of() if callable(code_of) else grpc.StatusCode.UNKNOWN
+    details_of = getattr(rpc_error, "details", None)
+    message = (details_of() if callable(details_of) else None) or str(code.name)
+    status = status_details(rpc_error)
+    info = unpack_detail(status, error_details_pb2.ErrorInfo)
+    reason = info.reason if info is not None else ""
+    cls = _BY_REASON.get(reason) or _BY_CODE.get(code, InternalError)
+    if cls in (CitationMismatch, CapabilityNotSupported) and not issubclass(
+        cls, _BY_CODE.get(code, InternalError)
+    ):
+        cls = _BY_CODE.get(code, InternalError)  # a reason never overrides the code's family
+    metadata = dict(info.metadata) if info is not None else {}
+    return cls(code, message, reason=reason, metadata=metadata, status=status)

@@ -1,0 +1,281 @@
+"""The Python client's call policy — retries, deadlines, token, TLS, error families — against a
+STAND-IN gRPC server (real grpc.aio server and channel, scripted answers).
+
+A stand-in is used only for what the real server cannot be made to do on demand today: answer
+UNAVAILABLE to a unary call, stall past a deadline, refuse a token (authentication comes with a
+later issue) or serve TLS. Everything else is tested against the real server in
+tests/e2e/test_python_client.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+import trustme
+from google.protobuf.any_pb2 import Any as AnyPb
+from google.rpc import error_details_pb2, status_pb2
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext_client import (
+    AsyncClient,
+    ClientConfig,
+    DeadlineExceeded,
+    InternalError,
+    PermissionDenied,
+    RevisionConflict,
+    TlsConfig,
+    Unauthenticated,
+    Unavailable,
+    new_entry,
+)
+from powercontext_client.aio import READ_ATTEMPTS
+from powercontext_client.errors import STATUS_DETAILS_KEY
+
+SERVICE = "powercontext.memory.v1.MemoryService"
+Answer = Callable[[grpc.aio.ServicerContext], Any]
+
+
+@dataclass
+class StandIn:
+    """Answers GetCapabilities and Remember with whatever `answer` does; records each call."""
+
+    port: int = 0
+    answer: Answer | None = None
+    calls: list[tuple[str, dict[str, str], float | None]] = field(default_factory=list)
+
+    def handler(self, method: str, response: Any) -> grpc.RpcMethodHandler:
+        async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            self.calls.append(
+                (method, dict(context.invocation_metadata() or ()), context.time_remaining())
+            )
+            if self.answer is not None:
+                await self.answer(context)
+            return response
+
+        return grpc.unary_unary_rpc_method_handler(
+            handle,
+            request_deserializer=lambda data: data,
+            response_serializer=lambda message: message.SerializeToString(),
+        )
+
+
+def _error(code: grpc.StatusCode, reason: str, **metadata: str) -> Answer:
+    info = error_details_pb2.ErrorInfo(
+        reason=reason, domain="powercontext.memory", metadata=metadata
+    )
+    packed = AnyPb()
+    packed.Pack(info)
+    status = status_pb2.Status(code=code.value[0], message=reason.lower(), details=[packed])
+
+    async def abort(context: grpc.aio.ServicerContext) -> None:
+        await context.abort(
+            code,
+            status.message,
+            trailing_metadata=((STATUS_DETAILS_KEY, status.SerializeToString()),),
+        )
+
+    return abort
+
+
+async def _serve(
+    stand_in: StandIn, credentials: grpc.ServerCredentials | None = None
+) -> grpc.aio.Server:
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers(
+        (
+            grpc.method_handlers_generic_handler(
+                SERVICE,
+                {
+                    "GetCapabilities": stand_in.handler(
+                        "GetCapabilities", pb.GetCapabilitiesResponse()
+                    ),
+                    "Remember": stand_in.handler("Remember", pb.RememberResponse(changed=True)),
+                },
+            ),
+        )
+    )
+    if credentials is None:
+        stand_in.port = server.add_insecure_port("127.0.0.1:0")
+    else:
+        stand_in.port = server.add_secure_port("localhost:0", credentials)
+    await server.start()
+    return server
+
+
+@pytest.fixture
+async def stand_in() -> AsyncIterator[StandIn]:
+    scripted = StandIn()
+    server = await _serve(scripted)
+    try:
+        yield scripted
+    finally:
+        await server.stop(None)
+
+
+def _client(stand_in: StandIn, **config: Any) -> AsyncClient:
+    return AsyncClient(config=ClientConfig(endpoint=f"127.0.0.1:{stand_in.port}", **config))
+
+
+async def test_reads_are_retried_on_unavailable_and_writes_are_not(stand_in: StandIn) -> None:
+    stand_in.answer = _error(grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE")
+    async with _client(stand_in) as client:
+        with pytest.raises(Unavailable) as read_failure:
+            await client.capabilities()
+        assert read_failure.value.reason == "DATABASE_UNAVAILABLE"
+        assert [c[0] for c in stand_in.calls] == ["GetCapabilities"] * READ_ATTEMPTS
+        stand_in.calls.clear()
+        with pytest.raises(Unavailable):
+            await client.remember(None, [new_entry("fact", "x")])
+        assert [c[0] for c in stand_in.calls] == ["Remember"]  # sent exactly once
+
+
+async def test_a_read_succeeds_once_the_database_is_back(stand_in: StandIn) -> None:
+    unavailable = _error(grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE")
+
+    async def twice_unavailable(context: grpc.aio.ServicerContext) -> None:
+        if len(stand_in.calls) <= 2:
+            await unavailable(context)
+
+    stand_in.answer = twice_unavailable
+    async with _client(stand_in) as client:
+        await client.capabilities()
+    assert len(stand_in.calls) == 3
+
+
+async def test_every_call_has_a_deadline_and_the_token(stand_in: StandIn) -> None:
+    async with _client(stand_in, token="s3cret", timeout=7.0) as client:
+        await client.capabilities()
+        await client.remember(None, [new_entry("fact", "x")])
+        await client.capabilities(timeout=None)
+    (_, metadata, remaining), (_, write_metadata, write_remaining), (_, _, unbounded) = (
+        stand_in.calls
+    )
+    assert metadata["authorization"] == "Bearer s3cret"
+    assert write_metadata["authorization"] == "Bearer s3cret"
+    assert remaining is not None and 5.0 < remaining < 7.5
+    assert write_remaining is not None and 5.0 < write_remaining < 7.5
+    assert unbounded is None
+    assert "s3cret" not in repr(ClientConfig(token="s3cret"))
+
+
+async def test_a_slow_call_ends_at_its_deadline(stand_in: StandIn) -> None:
+    async def stall(context: grpc.aio.ServicerContext) -> None:
+        await asyncio.sleep(5)
+
+    stand_in.answer = stall
+    async with _client(stand_in) as client:
+        with pytest.raises(DeadlineExceeded):
+            await client.remember(None, [new_entry("fact", "x")], timeout=0.2)
+        with pytest.raises(DeadlineExceeded):
+            await client.capabilities(timeout=0.2)
+
+
+@pytest.mark.parametrize(
+    ("code", "reason", "family"),
+    [
+        (grpc.StatusCode.PERMISSION_DENIED, "SCOPE_REQUIRED", PermissionDenied),
+        (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_EXPIRED", Unauthenticated),
+        (grpc.StatusCode.ABORTED, "REVISION_CONFLICT", RevisionConflict),
+        (grpc.StatusCode.INTERNAL, "INTERNAL", InternalError),
+        (grpc.StatusCode.UNKNOWN, "", InternalError),
+    ],
+)
+async def test_status_codes_map_to_families(
+    stand_in: StandIn, code: grpc.StatusCode, reason: str, family: type[Exception]
+) -> None:
+    stand_in.answer = _error(code, reason, headRevision="5")
+    async with _client(stand_in) as client:
+        with pytest.raises(family) as caught:
+            await client.remember(None, [new_entry("fact", "x")])
+    assert caught.value.reason == reason  # type: ignore[attr-defined]
+    if family is RevisionConflict:
+        assert caught.value.head_revision == 5  # type: ignore[attr-defined]
+
+
+async def test_a_status_without_details_still_has_its_family(stand_in: StandIn) -> None:
+    async def bare(context: grpc.aio.ServicerContext) -> None:
+        await context.abort(grpc.StatusCode.PERMISSION_DENIED, "no")
+
+    stand_in.answer = bare
+    async with _client(stand_in) as client:
+        with pytest.raises(PermissionDenied) as caught:
+            await client.remember(None, [new_entry("fact", "x")])
+    assert caught.value.reason == "" and caught.value.metadata == {}
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A test CA, a server certificate for localhost and a client certificate."""
+    folder = tmp_path_factory.mktemp("tls")
+    authority = trustme.CA()
+    server = authority.issue_cert("localhost")
+    client = authority.issue_cert("agent@example.test")
+    paths = {
+        "ca": folder / "ca.pem",
+        "client_cert": folder / "client.pem",
+        "client_key": folder / "client.key",
+    }
+    authority.cert_pem.write_to_path(str(paths["ca"]))
+    client.cert_chain_pems[0].write_to_path(str(paths["client_cert"]))
+    client.private_key_pem.write_to_path(str(paths["client_key"]))
+    return {
+        "paths": paths,
+        "ca_pem": authority.cert_pem.bytes(),
+        "server_key": server.private_key_pem.bytes(),
+        "server_chain": b"".join(pem.bytes() for pem in server.cert_chain_pems),
+    }
+
+
+@pytest.mark.parametrize("mutual", [False, True])
+async def test_tls_and_mutual_tls(certificates: dict[str, Any], mutual: bool) -> None:
+    credentials = grpc.ssl_server_credentials(
+        [(certificates["server_key"], certificates["server_chain"])],
+        root_certificates=certificates["ca_pem"] if mutual else None,
+        require_client_auth=mutual,
+    )
+    stand_in = StandIn()
+    server = await _serve(stand_in, credentials)
+    paths: dict[str, Path] = certificates["paths"]
+    endpoint = f"localhost:{stand_in.port}"
+    try:
+        tls = TlsConfig(
+            str(paths["ca"]),
+            str(paths["client_cert"]) if mutual else None,
+            str(paths["client_key"]) if mutual else None,
+        )
+        async with AsyncClient(config=ClientConfig(endpoint=endpoint, tls=tls)) as client:
+            await client.capabilities(timeout=10)
+        if mutual:  # without a client certificate the handshake is refused
+            anonymous = ClientConfig(endpoint=endpoint, tls=TlsConfig(str(paths["ca"])))
+            async with AsyncClient(config=anonymous) as client:
+                with pytest.raises(Unavailable):
+                    await client.remember(None, [new_entry("fact", "x")], timeout=10)
+        async with AsyncClient(config=ClientConfig(endpoint=endpoint)) as plaintext:
+            with pytest.raises(Unavailable):
+                await plaintext.remember(None, [new_entry("fact", "x")], timeout=10)
+    finally:
+        await server.stop(None)
+
+
+def test_config_from_the_environment() -> None:
+    env = {
+        "POWERCONTEXT_ENDPOINT": "memory.internal:443",
+        "POWERCONTEXT_TOKEN": "t",
+        "POWERCONTEXT_TLS_CA": "/etc/ca.pem",
+        "POWERCONTEXT_TIMEOUT": "12.5",
+    }
+    config = ClientConfig.from_env(env)
+    assert config.endpoint == "memory.internal:443" and config.timeout == 12.5
+    assert config.tls == TlsConfig("/etc/ca.pem") and config.token == "t"
+    assert ClientConfig.from_env(env, endpoint="127.0.0.1:1").endpoint == "127.0.0.1:1"
+    assert ClientConfig.from_env({}).endpoint == "127.0.0.1:50051"
+    with pytest.raises(ValueError, match="both"):
+        TlsConfig("/ca", cert_file="/c")
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        ClientConfig(endpoint="nohost")
