@@ -35,12 +35,14 @@ test: $(VENV)/.dev
 	$(BIN)/buf lint
 	$(BIN)/ruff check service clients/python tests bench scripts
 	$(BIN)/mypy
+	$(BIN)/hadolint Dockerfile
 	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q
 
 lint: $(VENV)/.dev
 	$(BIN)/buf lint
 	$(BIN)/ruff check service clients/python tests bench scripts
 	$(BIN)/mypy
+	$(BIN)/hadolint Dockerfile
 
 proto: $(VENV)/.dev
 	rm -rf generated/powercontext

