@@ -89,9 +89,7 @@ class AsyncClient:
         seconds = self.config.timeout if timeout is _UNSET else timeout
         return None if seconds is None else time.monotonic() + seconds
 
-    async def _call(
-        self, method: Any, request: Any, *, timeout: float | None, read: bool
-    ) -> Any:
+    async def _call(self, method: Any, request: Any, *, timeout: float | None, read: bool) -> Any:
         """One unary call; reads are re-sent after UNAVAILABLE while the deadline allows."""
         deadline = self._deadline(timeout)
         delays = self._backoff.delays()
@@ -360,9 +358,7 @@ class AsyncClient:
 
     async def capabilities(self, *, timeout: float | None = _UNSET) -> types.Capabilities:
         request = pb.GetCapabilitiesRequest()
-        response = await self._call(
-            self.stub.GetCapabilities, request, timeout=timeout, read=True
-        )
+        response = await self._call(self.stub.GetCapabilities, request, timeout=timeout, read=True)
         return response.capabilities
 
     async def health(

@@ -1,0 +1,240 @@
+"""What each `powercontext` command does, over the AsyncClient.
+
+A MEMORY without @REVISION means "the head": writes then go through AsyncClient.update(), so a
+concurrent writer costs a re-read and a re-apply, never a lost or clobbered change. A revise
+checks that the entry is still at the version it first saw; if another writer revised it in
+between, the command stops rather than overwrite their text. MEMORY@REVISION is a strict
+compare-and-swap on that revision: ABORTED if it is no longer the head.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import grpc
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import types_pb2 as types
+
+from ..aio import AsyncClient, WriteRequest, WriteResponse
+from ..errors import NotFound, RevisionConflict
+from ..requests import citation, entry_ref, revise
+from . import output
+from .inputs import complete_sources, entries_from, read_bytes
+from .output import Printer
+
+Handler = Callable[[AsyncClient, argparse.Namespace, Printer], Awaitable[int]]
+
+ORGANIZE_STEPS = {"dedupe": pb.ORGANIZE_STEP_DEDUPE, "normalize": pb.ORGANIZE_STEP_NORMALIZE}
+SEARCH_MODES = {
+    "auto": types.SEARCH_MODE_AUTO,
+    "fts": types.SEARCH_MODE_FTS,
+    "vector": types.SEARCH_MODE_VECTOR,
+    "hybrid": types.SEARCH_MODE_HYBRID,
+}
+SERVING = 1  # grpc.health.v1 HealthCheckResponse.SERVING
+NOT_SERVING_EXIT = 7  # the exit code of Unavailable
+
+
+async def _commit(
+    client: AsyncClient,
+    memory: types.ArtifactRef,
+    build: Callable[[pb.GetMemoryResponse], WriteRequest | None],
+) -> WriteResponse | None:
+    """Build the write on the head (re-applied after conflicts) or on the exact revision."""
+    if memory.revision == 0:
+        return await client.update(memory.artifact_id, build)
+    request = build(await client.get_memory(memory))
+    if request is None:
+        return None
+    request.memory.CopyFrom(memory)
+    return await client.write(request)
+
+
+def _show_write(printer: Printer, response: WriteResponse | None) -> int:
+    if response is not None:
+        printer.show(response, output.write_lines(response))
+    return 0
+
+
+def _manifest_entry(head: pb.GetMemoryResponse, entry_id: str) -> types.MemoryManifestEntry:
+    for entry in head.content.manifest.entries:
+        if entry.entry_id == entry_id:
+            return entry
+    raise NotFound(
+        grpc.StatusCode.NOT_FOUND,
+        f"entry {entry_id} is not in {head.memory.artifact_id}@{head.memory.revision}",
+        reason="ENTRY_NOT_IN_MEMORY",
+        metadata={"entryId": entry_id},
+    )
+
+
+# -- writes -------------------------------------------------------------------------------------
+
+
+async def _evidence(client: AsyncClient, args: argparse.Namespace) -> list[types.EntryInput]:
+    await complete_sources(client, args.source)
+    entries = entries_from(
+        args.kind, args.text, args.file, args.jsonl, args.source, args.artifact, args.reason
+    )
+    await complete_sources(client, [ref for entry in entries for ref in entry.sources])
+    return entries
+
+
+async def create(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    entries = await _evidence(client, args)
+    response = await client.remember(None, entries, sources=args.source, artifacts=args.artifact)
+    return _show_write(printer, response)
+
+
+async def remember(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    entries = await _evidence(client, args)
+    operation = pb.RememberRequest(entries=entries, sources=args.source, artifacts=args.artifact)
+    response = await _commit(client, args.memory, lambda head: _copy(operation))
+    return _show_write(printer, response)
+
+
+def _copy(request: pb.RememberRequest) -> pb.RememberRequest:
+    fresh = pb.RememberRequest()
+    fresh.CopyFrom(request)
+    return fresh
+
+
+async def revise_entry(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    await complete_sources(client, args.source)
+    first = await client.get_memory(args.memory)
+    current = _manifest_entry(first, args.entry_id).entry_version_id
+    seen = args.version or current
+    kind = args.kind
+    if kind is None:  # keep the entry's kind, as its current version has it
+        cited = citation(first.memory, args.entry_id, current)
+        kind = (await client.expand([cited])).entries[0].version.kind
+
+    def build(head: pb.GetMemoryResponse) -> pb.RememberRequest:
+        current = _manifest_entry(head, args.entry_id)
+        if current.entry_version_id != seen:
+            raise RevisionConflict(
+                grpc.StatusCode.ABORTED,
+                f"entry {args.entry_id} is now at {current.entry_version_id}, not {seen}: "
+                "someone else revised it; read it and revise that version",
+                reason="ENTRY_VERSION_STALE",
+                metadata={"headRevision": str(head.memory.revision)},
+            )
+        new = revise(current, args.text, kind=kind, sources=args.source, reason=args.reason)
+        return pb.RememberRequest(entries=[new], sources=args.source)
+
+    return _show_write(printer, await _commit(client, args.memory, build))
+
+
+def _state_change(
+    request_type: Any, args: argparse.Namespace
+) -> Callable[[pb.GetMemoryResponse], WriteRequest]:
+    def build(head: pb.GetMemoryResponse) -> WriteRequest:
+        refs = [entry_ref(_manifest_entry(head, entry_id)) for entry_id in args.entry_id]
+        return request_type(entries=refs, reason=args.reason)
+
+    return build
+
+
+async def forget(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    response = await _commit(client, args.memory, _state_change(pb.ForgetRequest, args))
+    return _show_write(printer, response)
+
+
+async def reactivate(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    response = await _commit(client, args.memory, _state_change(pb.ReactivateRequest, args))
+    return _show_write(printer, response)
+
+
+async def organize(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    steps = [ORGANIZE_STEPS[step] for step in args.step]
+    response = await _commit(client, args.memory, lambda head: pb.OrganizeRequest(steps=steps))
+    return _show_write(printer, response)
+
+
+# -- reads --------------------------------------------------------------------------------------
+
+
+async def get(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    view = await client.get_memory(args.memory)
+    if not args.entry_id:
+        printer.show(view, output.memory_lines(view))
+        return 0
+    cited = [
+        citation(view.memory, entry_id, _manifest_entry(view, entry_id).entry_version_id)
+        for entry_id in args.entry_id
+    ]
+    expanded = await client.expand(cited)
+    printer.show(expanded, output.expanded_lines(expanded))
+    return 0
+
+
+async def search(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    memories = [m if m.revision else await client.head(m.artifact_id) for m in args.memory]
+    response = await client.search(
+        args.query, memories, limit=args.limit, mode=SEARCH_MODES[args.mode]
+    )
+    printer.show(response, output.search_lines(response))
+    return 0
+
+
+async def expand(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    response = await client.expand(args.citation)
+    printer.show(response, output.expanded_lines(response))
+    return 0
+
+
+async def changes(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    if args.follow:
+        async for revision in client.follow(args.memory.artifact_id, args.since):
+            printer.show(revision, output.revision_lines(revision))
+        return 0
+    target = args.memory if args.memory.revision else await client.head(args.memory.artifact_id)
+    for revision in await client.changes(target, args.since):
+        printer.show(revision, output.revision_lines(revision))
+    return 0
+
+
+async def sources_put(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    response = await client.put_source(
+        read_bytes(args.path),
+        kind=args.kind,
+        uri=args.uri,
+        media_type=args.media_type,
+        metadata=dict(args.meta),
+    )
+    printer.show(response, output.source_lines(response.source, response.created))
+    return 0
+
+
+async def sources_get(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    source = await client.get_source(args.source_id)
+    if args.content:  # the stored bytes, exactly (the server verified their hash)
+        printer.stream.flush()
+        stream = getattr(printer.stream, "buffer", None)
+        if stream is None:
+            printer.stream.write(source.content.decode("utf-8", "replace"))
+        else:
+            stream.write(source.content)
+            stream.flush()
+        return 0
+    printer.show(pb.GetSourceResponse(source=source), output.source_lines(source))
+    return 0
+
+
+async def capabilities(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    caps = await client.capabilities()
+    printer.show(pb.GetCapabilitiesResponse(capabilities=caps), output.capability_lines(caps))
+    return 0
+
+
+async def health(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    from grpc_health.v1 import health_pb2
+
+    status = await client.health(args.service)
+    response = health_pb2.HealthCheckResponse(status=status)
+    name = health_pb2.HealthCheckResponse.ServingStatus.Name(status)
+    printer.show(response, [name])
+    return 0 if status == SERVING else NOT_SERVING_EXIT

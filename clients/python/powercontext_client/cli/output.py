@@ -1,0 +1,167 @@
+"""What the CLI prints: `-o json` is the response message as proto3 JSON (one object per line,
+field names as in the .proto like grpcurl, fields at their default value included so scripts
+can read `"changed": false`); `-o text` is for people: revisions, entry ids, versions, states
+and which channels matched."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import types_pb2 as types
+
+from .refs import format_citation, format_memory
+
+_CHANGE_OPS = {
+    types.CHANGE_OP_ADD: "add",
+    types.CHANGE_OP_REVISE: "revise",
+    types.CHANGE_OP_DEACTIVATE: "deactivate",
+    types.CHANGE_OP_REACTIVATE: "reactivate",
+}
+_OUTCOMES = {
+    pb.ENTRY_OUTCOME_ADDED: "added",
+    pb.ENTRY_OUTCOME_REVISED: "revised",
+    pb.ENTRY_OUTCOME_UNCHANGED: "unchanged",
+    pb.ENTRY_OUTCOME_DUPLICATE: "duplicate",
+}
+_STATES = {types.ENTRY_STATE_ACTIVE: "active", types.ENTRY_STATE_INACTIVE: "inactive"}
+_CHANNELS = {types.SEARCH_CHANNEL_FTS: "fts", types.SEARCH_CHANNEL_VECTOR: "vector"}
+_MODES = {
+    types.SEARCH_MODE_FTS: "fts",
+    types.SEARCH_MODE_VECTOR: "vector",
+    types.SEARCH_MODE_HYBRID: "hybrid",
+    types.SEARCH_MODE_AUTO: "auto",
+}
+
+
+class Printer:
+    def __init__(self, output: str, stream: TextIO | None = None) -> None:
+        self.json = output == "json"
+        self.stream = stream or sys.stdout
+
+    def line(self, text: str = "") -> None:
+        print(text, file=self.stream, flush=True)
+
+    def message(self, message: Message) -> None:
+        """One message as a line of proto3 JSON."""
+        self.line(
+            json_format.MessageToJson(
+                message,
+                preserving_proto_field_name=True,
+                always_print_fields_with_no_presence=True,
+                indent=None,
+            )
+        )
+
+    def show(self, message: Message, text_lines: Iterable[str]) -> None:
+        if self.json:
+            self.message(message)
+            return
+        for text in text_lines:
+            self.line(text)
+
+
+# -- text renderings ----------------------------------------------------------------------------
+
+
+def change_line(change: types.MemoryChange) -> str:
+    op = _CHANGE_OPS.get(change.op, str(change.op))
+    before = change.from_entry_version_id if change.HasField("from_entry_version_id") else ""
+    after = change.to_entry_version_id if change.HasField("to_entry_version_id") else ""
+    versions = f"{before} -> {after}" if before and after else before or after
+    reason = f"  ({change.reason})" if change.HasField("reason") else ""
+    return f"  {op:<10} {change.entry_id}  {versions}{reason}"
+
+
+def write_lines(response: Any) -> Iterable[str]:
+    """Remember / Forget / Reactivate / Organize responses."""
+    if not response.HasField("memory"):
+        yield "nothing to remember: no memory created"
+        return
+    state = "new revision" if response.changed else "unchanged"
+    yield f"{format_memory(response.memory)}  {state}  {response.content_hash}"
+    for change in response.changes:
+        yield change_line(change)
+    for index, result in enumerate(getattr(response, "results", ())):
+        outcome = _OUTCOMES.get(result.outcome, str(result.outcome))
+        yield f"  [{index}] {outcome:<9} {result.entry_id}  {result.entry_version_id}"
+
+
+def memory_lines(view: pb.GetMemoryResponse) -> Iterable[str]:
+    head = "head" if view.memory.revision == view.head_revision else f"head is {view.head_revision}"
+    yield f"memory    {format_memory(view.memory)} ({head})"
+    yield f"hash      {view.content_hash}"
+    sources = len(view.lineage.sources) + len(view.lineage.artifacts)
+    yield f"lineage   {view.lineage.operation}, {sources} evidence reference(s)"
+    yield f"entries   {view.active_entries} active, {view.inactive_entries} inactive"
+    for entry in view.content.manifest.entries:
+        state = _STATES.get(entry.state, str(entry.state))
+        yield f"  {entry.entry_id}  {entry.entry_version_id}  {state}"
+
+
+def expanded_lines(response: pb.ExpandResponse) -> Iterable[str]:
+    for item in response.entries:
+        version = item.version
+        cited = item.citation
+        state = _STATES.get(item.state, str(item.state))
+        yield format_citation(cited.memory_ref, cited.entry_id, cited.entry_version_id)
+        yield f"  version {version.version} ({state}), kind {version.kind}"
+        yield f"  hash     {version.entry_content_hash}"
+        if version.HasField("previous_version_id"):
+            yield f"  previous {version.previous_version_id}"
+        for source in version.source_refs:
+            yield f"  source   {source.source_id}"
+        for artifact in version.artifact_refs:
+            yield f"  artifact {format_memory(artifact)}"
+        yield f"  {version.text}"
+
+
+def search_lines(response: pb.SearchResponse) -> Iterable[str]:
+    mode = _MODES.get(response.mode, str(response.mode))
+    fallback = f" (auto fell back: {response.fallback_reason})" if response.fallback_reason else ""
+    yield f"mode {mode}{fallback}, {len(response.hits)} hit(s)"
+    for rank, hit in enumerate(response.hits, 1):
+        channels = "+".join(_CHANNELS.get(c, str(c)) for c in hit.matched_by)
+        cite = format_citation(hit.memory_ref, hit.entry_id, hit.entry_version_id)
+        yield f"{rank}. {hit.score:.4f}  {channels:<10} {hit.kind:<12} {cite}"
+        yield f"   {hit.text}"
+
+
+def revision_lines(revision: pb.RevisionChanges) -> Iterable[str]:
+    yield f"{format_memory(revision.memory_ref)}  {revision.content_hash}"
+    for change in revision.changes:
+        yield change_line(change)
+
+
+def source_lines(source: types.Source, created: bool | None = None) -> Iterable[str]:
+    status = "" if created is None else ("  created" if created else "  already stored")
+    yield f"{source.source_id}:{source.content_hash}{status}"
+    yield f"  kind {source.kind}, {len(source.content)} bytes" + (
+        f", {source.media_type}" if source.media_type else ""
+    )
+    if source.uri:
+        yield f"  uri {source.uri}"
+    for key, value in sorted(source.metadata.items()):
+        yield f"  {key} = {value}"
+
+
+def capability_lines(caps: types.Capabilities) -> Iterable[str]:
+    yield f"backend     {caps.backend} {caps.engine_version}".rstrip()
+    yield f"fts         {_yes(caps.fts, caps.fts_unavailable_reason)}"
+    yield f"vector      {_yes(caps.vector, caps.vector_unavailable_reason)}"
+    yield f"hybrid      {_yes(caps.hybrid, caps.vector_unavailable_reason)}"
+    if caps.HasField("embedding_profile"):
+        profile = caps.embedding_profile
+        yield f"profile     {profile.profile_id} ({profile.dimension} dimensions)"
+    yield f"follow      {_yes(caps.change_follow, '')}"
+    yield f"extraction  {_yes(caps.candidate_extraction, '')}"
+    yield f"analyzer    {caps.analyzer}"
+
+
+def _yes(value: bool, why_not: str) -> str:
+    return "yes" if value else ("no" + (f" ({why_not})" if why_not else ""))
