@@ -16,7 +16,6 @@ import contextlib
 import os
 import random
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,27 +32,11 @@ from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from . import backends
+from .clients import run_clients
 from .corpus import Corpus
+from .report import Figure, figure
 
 BATCH = 1000
-
-
-@dataclass
-class Figure:
-    name: str
-    median_ms: float
-    p95_ms: float
-    target_ms: float | None
-    note: str = ""
-
-
-def _percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def _figure(name: str, samples: list[float], target: float | None, note: str = "") -> Figure:
-    return Figure(name, statistics.median(samples), _percentile(samples, 0.95), target, note)
 
 
 async def _fill(stub: pb_grpc.MemoryServiceStub, corpus: Corpus, size: int) -> types.ArtifactRef:
@@ -156,7 +139,12 @@ def server_process(database: str, *extra: str) -> Iterator[Server]:
 
 
 async def run(
-    backend: str, server: str | None, sizes: list[int], commits: int, searches: int
+    backend: str,
+    server: str | None,
+    sizes: list[int],
+    commits: int,
+    searches: int,
+    clients: bool = False,
 ) -> list[Figure]:
     figures: list[Figure] = []
     corpus = Corpus(random.Random(20261130))
@@ -170,6 +158,8 @@ async def run(
                     stub = pb_grpc.MemoryServiceStub(ch)
                     for size in sizes:
                         figures += await _size_scenario(stub, corpus, size, commits, searches)
+                if clients:  # the clients' own cost does not depend on the backend
+                    figures += await run_clients(served.port)
     return figures
 
 
@@ -180,7 +170,7 @@ async def _size_scenario(
     memory = await _fill(stub, corpus, size)
     fill_s = time.perf_counter() - started
     samples, memory = await _commit_latencies(stub, corpus, memory, commits)
-    commit = _figure(
+    commit = figure(
         f"commit 1 entry into {size:,} entries",
         samples,
         {1000: 10.0, 10000: 60.0}.get(size),
@@ -189,7 +179,7 @@ async def _size_scenario(
     queries = corpus.queries(searches)
     await _search_latencies(stub, memory, queries[:5])  # warm the cache
     samples, mean_hits = await _search_latencies(stub, memory, queries)
-    search = _figure(
+    search = figure(
         f"FTS search over gRPC at {size:,} entries",
         samples,
         5.0 if size == 10000 else None,
@@ -205,8 +195,8 @@ def print_side_by_side(results: dict[str, list[Figure]]) -> None:
     print(header + f" {'target':>9}  notes")
     rows: dict[str, dict[str, Figure]] = {}
     for name, figures in results.items():
-        for figure in figures:
-            rows.setdefault(figure.name, {})[name] = figure
+        for item in figures:
+            rows.setdefault(item.name, {})[name] = item
     for scenario, by_backend in rows.items():
         cells = []
         targets = sorted({f"{f.target_ms:.3g}" for f in by_backend.values() if f.target_ms})
@@ -234,6 +224,12 @@ def main() -> None:
         "--backends", default=",".join(backends.BACKENDS), help="sqlite,oceanbase or one of them"
     )
     parser.add_argument(
+        "--no-clients",
+        dest="clients",
+        action="store_false",
+        help="skip the client figures (Python client overhead, `powercontext search` wall time)",
+    )
+    parser.add_argument(
         "--hybrid-size",
         type=int,
         default=100_000,
@@ -249,7 +245,10 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         server = stack.enter_context(backends.seekdb_server()) if "oceanbase" in chosen else None
         for backend in chosen:
-            results[backend] = asyncio.run(run(backend, server, sizes, args.commits, args.searches))
+            clients = args.clients and backend == chosen[0]
+            results[backend] = asyncio.run(
+                run(backend, server, sizes, args.commits, args.searches, clients)
+            )
             if args.hybrid_size:
                 from .hybrid import run_hybrid
 

@@ -35,14 +35,13 @@ from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from . import backends
 from .__main__ import (
     MAX_MESSAGE_BYTES,
-    Figure,
     _commit_latencies,
-    _figure,
     _fill,
     _search_latencies,
     server_process,
 )
 from .corpus import Corpus
+from .report import Figure, figure
 
 POOL = fusion.candidate_pool_size(8)
 
@@ -98,7 +97,7 @@ async def run_hybrid(backend: str, server: str | None, size: int, searches: int)
     vector_name, fts_name = list(raw)[:2]
     floor = raw[vector_name] + raw[fts_name] + 3.0
     figures.append(
-        _figure(
+        figure(
             f"hybrid search over gRPC at {size:,} entries",
             hybrid,
             min(40.0, floor),
@@ -115,11 +114,11 @@ async def run_hybrid(backend: str, server: str | None, size: int, searches: int)
             f"floor = {vector_name} {raw[vector_name]:.2f} + {fts_name} {raw[fts_name]:.2f} + 3",
         )
     )
-    figures.append(_figure("  query embedding in the server (MiniLM)", embed_ms, None))
+    figures.append(figure("  query embedding in the server (MiniLM)", embed_ms, None))
     for name, value in raw.items():
         figures.append(Figure(f"  raw {name} top-{POOL} (median)", value, float("nan"), None))
     figures.append(
-        _figure(
+        figure(
             f"commit 1 entry (with embedding) into {size:,}",
             commits,
             None,

@@ -294,11 +294,17 @@ async def test_blocking_client(server: RunningServer) -> None:
             with pytest.raises(RevisionConflict):
                 client.remember(created.memory, [new_entry("fact", "stale")])
 
-            def nested(head: pb.GetMemoryResponse) -> None:
-                client.head(memory_id)  # calling the same blocking client inside: refused
+            def nested(head: pb.GetMemoryResponse) -> pb.RememberRequest:
+                assert client.head(memory_id) == head.memory  # the same client, inside: fine
+                return pb.RememberRequest(entries=[new_entry("fact", "three")])
 
-            with pytest.raises(RuntimeError, match="own callbacks"):
-                client.update(memory_id, nested)
+            assert client.update(memory_id, nested).memory.revision == 3  # type: ignore[union-attr]
+
+            async def needs_a_loop(head: pb.GetMemoryResponse) -> None:
+                await asyncio.sleep(0)
+
+            with pytest.raises(RuntimeError, match="use AsyncClient"):
+                client.update(memory_id, needs_a_loop)
             revisions = []
             for revision in client.follow(memory_id):
                 revisions.append(revision.memory_ref.revision)
@@ -308,6 +314,29 @@ async def test_blocking_client(server: RunningServer) -> None:
             return revisions
 
     assert await asyncio.to_thread(scenario) == [1, 2]
+
+
+async def test_blocking_client_follows_across_threads(server: RunningServer) -> None:
+    """One blocking Client shared by a following thread and a writing thread."""
+    with Client(f"127.0.0.1:{server.port}") as client:
+        created = await asyncio.to_thread(client.remember, None, [new_entry("fact", "one")])
+        memory_id = created.memory.artifact_id
+
+        def follow() -> list[int]:
+            seen = []
+            for revision in client.follow(memory_id):
+                seen.append(revision.memory_ref.revision)
+                if len(seen) == 3:
+                    return seen
+            return seen
+
+        following = asyncio.create_task(asyncio.to_thread(follow))
+        head = created.memory
+        for text in ("two", "three"):
+            head = (
+                await asyncio.to_thread(client.remember, head, [new_entry("fact", text)])
+            ).memory
+        assert await asyncio.wait_for(following, 30) == [1, 2, 3]
 
 
 async def test_every_error_is_a_powercontext_error(client: AsyncClient) -> None:

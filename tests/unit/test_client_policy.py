@@ -34,7 +34,7 @@ from powercontext_client import (
     Unavailable,
     new_entry,
 )
-from powercontext_client.aio import READ_ATTEMPTS
+from powercontext_client.core import READ_ATTEMPTS
 from powercontext_client.errors import STATUS_DETAILS_KEY
 
 SERVICE = "powercontext.memory.v1.MemoryService"

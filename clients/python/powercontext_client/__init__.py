@@ -12,8 +12,9 @@ them. Failures raise PowerContextError subclasses (errors.py draws the tree).
 """
 
 from ._version import __version__
-from .aio import AsyncClient, Change, WriteRequest, WriteResponse
+from .aio import AsyncClient
 from .config import ClientConfig, TlsConfig
+from .core import Change, WriteRequest, WriteResponse
 from .errors import (
     CapabilityNotSupported,
     CitationMismatch,

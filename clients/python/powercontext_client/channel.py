@@ -47,3 +47,10 @@ def aio_channel(config: ClientConfig) -> grpc.aio.Channel:
     if credentials is None:
         return grpc.aio.insecure_channel(config.endpoint, options=_options(config))
     return grpc.aio.secure_channel(config.endpoint, credentials, options=_options(config))
+
+
+def sync_channel(config: ClientConfig) -> grpc.Channel:
+    credentials = _credentials(config)
+    if credentials is None:
+        return grpc.insecure_channel(config.endpoint, options=_options(config))
+    return grpc.secure_channel(config.endpoint, credentials, options=_options(config))

@@ -1,62 +1,34 @@
 """Client: the blocking twin of AsyncClient, for scripts and code without an event loop.
 
-Every method is AsyncClient's own, run on a private event loop in a daemon thread, so the two
-clients cannot drift apart: same signatures, same errors, same retries, update() and follow().
-The hop to that thread costs tens of microseconds per call (see `make bench`).
+It runs the very same calls (core.py) over a blocking grpc channel (transport.SyncTransport),
+so the two clients cannot drift apart: same signatures, errors, retries, update() and follow().
+No event loop or thread is involved; a Client may be shared between threads. Functions given
+to update() must be plain functions here.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Concatenate, ParamSpec, TypeVar
 
 from powercontext.memory.v1 import memory_service_pb2 as pb
 
-from .aio import FOLLOW_RECONNECT_SECONDS, AsyncClient
 from .config import ClientConfig
+from .core import FOLLOW_RECONNECT_SECONDS, ClientCore, resolve_config
 from .retry import Backoff
+from .transport import SyncTransport, run_blocking
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
-class _LoopThread:
-    """An event loop running forever in a daemon thread; coroutines are submitted to it."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
-            target=self.loop.run_forever, name="powercontext-client", daemon=True
-        )
-        self._thread.start()
-
-    def run(self, coroutine: Coroutine[Any, Any, R]) -> R:
-        if threading.current_thread() is self._thread:
-            coroutine.close()
-            # e.g. an update() change function calling the same Client: it would wait forever
-            raise RuntimeError("a blocking Client cannot be called from its own callbacks")
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
-
-    def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join()
-        self.loop.close()
-
-
 def _blocking(
-    method: Callable[Concatenate[AsyncClient, P], Awaitable[R]],
+    method: Callable[Concatenate[ClientCore, P], Awaitable[R]],
 ) -> Callable[Concatenate[Client, P], R]:
-    name = method.__name__
-
     @functools.wraps(method)
     def call(self: Client, *args: P.args, **kwargs: P.kwargs) -> R:
-        async def run() -> R:
-            return await getattr(self.aio, name)(*args, **kwargs)
-
-        return self._loop.run(run())
+        return run_blocking(method(self.core, *args, **kwargs))  # type: ignore[arg-type]
 
     return call
 
@@ -71,18 +43,10 @@ class Client:
         config: ClientConfig | None = None,
         backoff: Backoff | None = None,
     ) -> None:
-        self._loop = _LoopThread()
-
-        async def connect() -> AsyncClient:  # the channel belongs to the loop's thread
-            return AsyncClient(endpoint, config=config, backoff=backoff)
-
-        try:
-            self.aio = self._loop.run(connect())
-        except BaseException:
-            self._loop.stop()
-            raise
-        self.config = self.aio.config
-        self.stub = self.aio.stub
+        config = resolve_config(endpoint, config)
+        self.core = ClientCore(config, SyncTransport(config), backoff)
+        self.config = config
+        self.stub = self.core.stub  # the raw blocking stub
 
     def __enter__(self) -> Client:
         return self
@@ -90,25 +54,22 @@ class Client:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def close(self) -> None:
-        self._loop.run(self.aio.close())
-        self._loop.stop()
-
-    put_source = _blocking(AsyncClient.put_source)
-    get_source = _blocking(AsyncClient.get_source)
-    remember = _blocking(AsyncClient.remember)
-    forget = _blocking(AsyncClient.forget)
-    reactivate = _blocking(AsyncClient.reactivate)
-    organize = _blocking(AsyncClient.organize)
-    write = _blocking(AsyncClient.write)
-    update = _blocking(AsyncClient.update)
-    get_memory = _blocking(AsyncClient.get_memory)
-    head = _blocking(AsyncClient.head)
-    changes = _blocking(AsyncClient.changes)
-    search = _blocking(AsyncClient.search)
-    expand = _blocking(AsyncClient.expand)
-    capabilities = _blocking(AsyncClient.capabilities)
-    health = _blocking(AsyncClient.health)
+    close = _blocking(ClientCore.close)
+    put_source = _blocking(ClientCore.put_source)
+    get_source = _blocking(ClientCore.get_source)
+    remember = _blocking(ClientCore.remember)
+    forget = _blocking(ClientCore.forget)
+    reactivate = _blocking(ClientCore.reactivate)
+    organize = _blocking(ClientCore.organize)
+    write = _blocking(ClientCore.write)
+    update = _blocking(ClientCore.update)
+    get_memory = _blocking(ClientCore.get_memory)
+    head = _blocking(ClientCore.head)
+    changes = _blocking(ClientCore.changes)
+    search = _blocking(ClientCore.search)
+    expand = _blocking(ClientCore.expand)
+    capabilities = _blocking(ClientCore.capabilities)
+    health = _blocking(ClientCore.health)
 
     def follow(
         self,
@@ -118,22 +79,15 @@ class Client:
         on_progress: Callable[[pb.ChangesProgress], None] | None = None,
         reconnect_for: float | None = FOLLOW_RECONNECT_SECONDS,
     ) -> Iterator[pb.RevisionChanges]:
-        """AsyncClient.follow as a blocking iterator (close it, or break, to end the stream)."""
-        stream: AsyncIterator[pb.RevisionChanges] = self.aio.follow(
+        """ClientCore.follow as a blocking iterator (break out of it to end the stream)."""
+        stream: AsyncIterator[pb.RevisionChanges] = self.core.follow(
             memory_id, since, on_progress=on_progress, reconnect_for=reconnect_for
         )
-
-        async def step() -> pb.RevisionChanges:
-            return await anext(stream)
-
-        async def close() -> None:
-            await stream.aclose()  # type: ignore[attr-defined]
-
         try:
             while True:
                 try:
-                    yield self._loop.run(step())
+                    yield run_blocking(stream.__anext__())  # type: ignore[arg-type]
                 except StopAsyncIteration:
                     return
         finally:
-            self._loop.run(close())
+            run_blocking(stream.aclose())  # type: ignore[attr-defined]

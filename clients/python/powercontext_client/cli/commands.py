@@ -18,7 +18,8 @@ import grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
-from ..aio import AsyncClient, WriteRequest, WriteResponse
+from ..aio import AsyncClient
+from ..core import WriteRequest, WriteResponse
 from ..errors import NotFound, RevisionConflict
 from ..requests import citation, entry_ref, revise
 from . import output

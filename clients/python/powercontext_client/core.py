@@ -1,0 +1,363 @@
+"""The client's calls, written once for AsyncClient and Client (see transport.py): every RPC of
+powercontext.memory.v1.MemoryService.
+
+Requests and responses are the generated wire messages (see requests.py for helpers). What the
+client adds to the raw stub:
+
+* a deadline on every call (ClientConfig.timeout, or `timeout=` per call);
+* failures raised as PowerContextError subclasses parsed from the status details (errors.py);
+* reads wait for a (re)connecting server and are retried on UNAVAILABLE with jittered backoff,
+  inside the call's deadline — writes are never retried blindly: a write that may have
+  committed is the caller's to re-read;
+* `update()`: read the head, apply your change, commit; on ABORTED re-read and re-apply;
+* `follow()`: every new revision, in order, across server restarts, without gap or duplicate.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeAlias
+
+import grpc
+from grpc_health.v1 import health_pb2
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import types_pb2 as types
+
+from .config import ClientConfig
+from .errors import InternalError, RevisionConflict, Unavailable, from_rpc_error
+from .requests import as_ref, ref
+from .retry import Backoff
+from .transport import Transport
+
+WriteRequest: TypeAlias = (  # noqa: UP040 (the generated classes are not typing-friendly)
+    pb.RememberRequest | pb.ForgetRequest | pb.ReactivateRequest | pb.OrganizeRequest
+)
+WriteResponse: TypeAlias = (  # noqa: UP040
+    pb.RememberResponse | pb.ForgetResponse | pb.ReactivateResponse | pb.OrganizeResponse
+)
+Change: TypeAlias = Callable[  # noqa: UP040
+    [pb.GetMemoryResponse], WriteRequest | None | Awaitable[WriteRequest | None]
+]
+
+_WRITE_METHODS: dict[type[Any], str] = {
+    pb.RememberRequest: "Remember",
+    pb.ForgetRequest: "Forget",
+    pb.ReactivateRequest: "Reactivate",
+    pb.OrganizeRequest: "Organize",
+}
+READ_ATTEMPTS = 4
+UPDATE_ATTEMPTS = 8
+FOLLOW_RECONNECT_SECONDS = 60.0
+_UNSET: Any = object()
+
+
+def resolve_config(endpoint: str | None, config: ClientConfig | None) -> ClientConfig:
+    if endpoint is not None and config is not None:
+        raise ValueError("give an endpoint or a config, not both")
+    return config or ClientConfig.from_env(endpoint=endpoint)
+
+
+class ClientCore:
+    """The calls, over a transport; AsyncClient and Client are its two faces."""
+
+    def __init__(self, config: ClientConfig, transport: Transport, backoff: Backoff | None) -> None:
+        self.config = config
+        self.stub = transport.stub  # the raw generated stub, for anything not wrapped here
+        self._transport = transport
+        self._metadata = config.call_metadata()
+        self._backoff = backoff or Backoff()
+
+    async def close(self) -> None:
+        await self._transport.close()
+
+    # -- the call machinery ---------------------------------------------------------------------
+
+    def _deadline(self, timeout: float | None) -> float | None:
+        seconds = self.config.timeout if timeout is _UNSET else timeout
+        return None if seconds is None else time.monotonic() + seconds
+
+    async def _call(self, method: Any, request: Any, *, timeout: float | None, read: bool) -> Any:
+        """One unary call; reads are re-sent after UNAVAILABLE while the deadline allows."""
+        deadline = self._deadline(timeout)
+        delays = self._backoff.delays()
+        for attempt in range(1, READ_ATTEMPTS + 1 if read else 2):
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                # A read waits for a (re)connecting channel until its deadline; a write fails
+                # fast when no server is there, and is never sent twice.
+                return await self._transport.unary(
+                    method, request, timeout=remaining, metadata=self._metadata, ready=read
+                )
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                delay = next(delays)
+                retry = (
+                    read
+                    and isinstance(error, Unavailable)
+                    and attempt < READ_ATTEMPTS
+                    and (deadline is None or time.monotonic() + delay < deadline)
+                )
+                if not retry:
+                    raise error from rpc_error
+            await self._transport.sleep(delay)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    # -- sources --------------------------------------------------------------------------------
+
+    async def put_source(
+        self,
+        content: bytes | str,
+        *,
+        kind: str,
+        uri: str = "",
+        media_type: str = "",
+        metadata: Mapping[str, str] | None = None,
+        timeout: float | None = _UNSET,
+    ) -> pb.PutSourceResponse:
+        """Persist immutable evidence; the same record always gets the same source_id."""
+        data = content.encode() if isinstance(content, str) else content
+        request = pb.PutSourceRequest(
+            kind=kind, uri=uri, media_type=media_type, content=data, metadata=metadata or {}
+        )
+        # Safe to re-send: storing the same record twice returns the same Source.
+        return await self._call(self.stub.PutSource, request, timeout=timeout, read=True)
+
+    async def get_source(self, source_id: str, *, timeout: float | None = _UNSET) -> types.Source:
+        request = pb.GetSourceRequest(source_id=source_id)
+        response = await self._call(self.stub.GetSource, request, timeout=timeout, read=True)
+        return response.source
+
+    # -- writes (never retried) -----------------------------------------------------------------
+
+    async def remember(
+        self,
+        memory: types.ArtifactRef | None,
+        entries: Iterable[types.EntryInput] = (),
+        *,
+        sources: Iterable[types.SourceRef] = (),
+        artifacts: Iterable[types.ArtifactRef] = (),
+        mode: pb.RememberMode = pb.REMEMBER_MODE_UNSPECIFIED,
+        timeout: float | None = _UNSET,
+    ) -> pb.RememberResponse:
+        """Add or revise entries on the head `memory`; None creates a memory."""
+        request = pb.RememberRequest(
+            entries=entries, sources=sources, artifacts=artifacts, mode=mode
+        )
+        if memory is not None:
+            request.memory.CopyFrom(memory)
+        return await self.write(request, timeout=timeout)
+
+    async def forget(
+        self,
+        memory: types.ArtifactRef,
+        entries: Iterable[types.EntryRef],
+        *,
+        reason: str | None = None,
+        timeout: float | None = _UNSET,
+    ) -> pb.ForgetResponse:
+        request = pb.ForgetRequest(memory=memory, entries=entries, reason=reason)
+        return await self.write(request, timeout=timeout)
+
+    async def reactivate(
+        self,
+        memory: types.ArtifactRef,
+        entries: Iterable[types.EntryRef],
+        *,
+        reason: str | None = None,
+        timeout: float | None = _UNSET,
+    ) -> pb.ReactivateResponse:
+        request = pb.ReactivateRequest(memory=memory, entries=entries, reason=reason)
+        return await self.write(request, timeout=timeout)
+
+    async def organize(
+        self,
+        memory: types.ArtifactRef,
+        steps: Iterable[pb.OrganizeStep] = (),
+        *,
+        timeout: float | None = _UNSET,
+    ) -> pb.OrganizeResponse:
+        request = pb.OrganizeRequest(memory=memory, steps=steps)
+        return await self.write(request, timeout=timeout)
+
+    async def write(
+        self, request: WriteRequest, *, timeout: float | None = _UNSET
+    ) -> WriteResponse:
+        """Send any write request message (Remember, Forget, Reactivate, Organize) once."""
+        method = getattr(self.stub, _WRITE_METHODS[type(request)])
+        return await self._call(method, request, timeout=timeout, read=False)
+
+    async def update(
+        self,
+        memory_id: str,
+        change: Change,
+        *,
+        attempts: int = UPDATE_ATTEMPTS,
+        timeout: float | None = _UNSET,
+    ) -> WriteResponse | None:
+        """Read the head, let `change(head)` build a write request, commit it on that head.
+
+        `change` gets the head's GetMemoryResponse (ref, manifest, counts) and returns a
+        RememberRequest / ForgetRequest / ReactivateRequest / OrganizeRequest — its `memory` is
+        set here to the head it was built from — or None when there is nothing to do (then
+        update returns None). When another writer moves the head first (ABORTED), the head it
+        reports is read and `change` runs again on it, after a jittered backoff, up to
+        `attempts` times; then the last RevisionConflict is raised. `change` may be a plain
+        or an async function and must not have side effects beyond building the request.
+        """
+        delays = self._backoff.delays()
+        revision = 0  # the head
+        for attempt in range(1, attempts + 1):
+            head = await self.get_memory(ref(memory_id, revision))
+            built = change(head)
+            request = await built if inspect.isawaitable(built) else built
+            if request is None:
+                return None
+            request.memory.CopyFrom(head.memory)
+            try:
+                return await self.write(request, timeout=timeout)
+            except RevisionConflict as conflict:
+                if attempt == attempts:
+                    raise
+                revision = conflict.head_revision or 0
+            await self._transport.sleep(next(delays))
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    # -- reads (retried on UNAVAILABLE) ---------------------------------------------------------
+
+    async def get_memory(
+        self, memory: str | types.ArtifactRef, *, timeout: float | None = _UNSET
+    ) -> pb.GetMemoryResponse:
+        """A memory id (its head) or an exact revision: ref, content, hash, lineage, counts."""
+        request = pb.GetMemoryRequest(memory=as_ref(memory))
+        return await self._call(self.stub.GetMemory, request, timeout=timeout, read=True)
+
+    async def head(self, memory_id: str, *, timeout: float | None = _UNSET) -> types.ArtifactRef:
+        """The memory's current head revision (what writes and searches are based on)."""
+        return (await self.get_memory(memory_id, timeout=timeout)).memory
+
+    async def changes(
+        self,
+        memory: types.ArtifactRef,
+        since: int | None = None,
+        *,
+        timeout: float | None = _UNSET,
+    ) -> list[pb.RevisionChanges]:
+        """The compact changes of revisions (since, memory.revision], ascending; since None:
+        only memory.revision's own; 0: the whole history."""
+        request = pb.ChangesRequest(memory=memory)
+        if since is not None:
+            request.since_revision = since
+        deadline = self._deadline(timeout)
+        delays = self._backoff.delays()
+        for attempt in range(1, READ_ATTEMPTS + 1):
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            stream = self._transport.stream(
+                self.stub.Changes, request, timeout=remaining, metadata=self._metadata, ready=True
+            )
+            try:
+                return [r.revision async for r in stream if r.HasField("revision")]
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if not isinstance(error, Unavailable) or attempt == READ_ATTEMPTS:
+                    raise error from rpc_error
+            await self._transport.sleep(next(delays))
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def follow(
+        self,
+        memory_id: str,
+        since: int = 0,
+        *,
+        on_progress: Callable[[pb.ChangesProgress], None] | None = None,
+        reconnect_for: float | None = FOLLOW_RECONNECT_SECONDS,
+    ) -> AsyncIterator[pb.RevisionChanges]:
+        """Every revision after `since` (0: the whole history), then each new one as it is
+        committed, in order, forever.
+
+        When the stream breaks (server restart, SHUTTING_DOWN, network) it is reopened from
+        the last revision delivered here, with jittered backoff: no revision is skipped or
+        repeated. After `reconnect_for` seconds of failures without a message in between, the
+        last Unavailable is raised (None: retry forever). Other errors (NOT_FOUND, …) raise at
+        once. Idle progress messages go to `on_progress`, if given.
+        """
+        last = since
+        failing_since: float | None = None
+        delays = self._backoff.delays()
+        while True:
+            request = pb.ChangesRequest(
+                memory=types.ArtifactRef(artifact_id=memory_id, revision=0),
+                since_revision=last,
+                follow=True,
+            )
+            stream = self._transport.stream(
+                self.stub.Changes, request, timeout=None, metadata=self._metadata, ready=False
+            )
+            try:
+                async for response in stream:
+                    failing_since, delays = None, self._backoff.delays()
+                    if response.HasField("progress"):
+                        if on_progress is not None:
+                            on_progress(response.progress)
+                        continue
+                    revision = response.revision.memory_ref.revision
+                    if revision <= last:
+                        continue  # already delivered before a reconnect
+                    if revision != last + 1:
+                        raise InternalError(
+                            grpc.StatusCode.INTERNAL,
+                            f"follow stream of {memory_id} skipped from revision {last} "
+                            f"to {revision}",
+                        )
+                    last = revision
+                    yield response.revision
+                raise InternalError(
+                    grpc.StatusCode.INTERNAL, f"follow stream of {memory_id} ended without error"
+                )
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if not isinstance(error, Unavailable):
+                    raise error from rpc_error
+                now = time.monotonic()
+                failing_since = failing_since or now
+                if reconnect_for is not None and now - failing_since > reconnect_for:
+                    raise error from rpc_error
+            finally:
+                await stream.aclose()  # type: ignore[attr-defined]
+            await self._transport.sleep(next(delays))
+
+    async def search(
+        self,
+        query: str,
+        memories: Sequence[types.ArtifactRef],
+        *,
+        limit: int = 0,
+        mode: types.SearchMode = types.SEARCH_MODE_UNSPECIFIED,
+        timeout: float | None = _UNSET,
+    ) -> pb.SearchResponse:
+        """Search the active entries of the given HEAD revisions (0 limit: the server's 8)."""
+        request = pb.SearchRequest(query=query, memories=memories, limit=limit, mode=mode)
+        return await self._call(self.stub.Search, request, timeout=timeout, read=True)
+
+    async def expand(
+        self, citations: Iterable[types.Citation], *, timeout: float | None = _UNSET
+    ) -> pb.ExpandResponse:
+        """Verify citations (memory revision + entry + version) and return those versions."""
+        request = pb.ExpandRequest(citations=citations)
+        return await self._call(self.stub.Expand, request, timeout=timeout, read=True)
+
+    async def capabilities(self, *, timeout: float | None = _UNSET) -> types.Capabilities:
+        request = pb.GetCapabilitiesRequest()
+        response = await self._call(self.stub.GetCapabilities, request, timeout=timeout, read=True)
+        return response.capabilities
+
+    async def health(
+        self, service: str = "", *, timeout: float | None = _UNSET
+    ) -> health_pb2.HealthCheckResponse.ServingStatus.ValueType:
+        """The grpc.health.v1 status ("" = the whole server); a probe, so never retried."""
+        request = health_pb2.HealthCheckRequest(service=service)
+        health = self._transport.health
+        response = await self._call(health.Check, request, timeout=timeout, read=False)
+        return response.status

@@ -1,0 +1,110 @@
+"""The two ways the client's calls travel: grpc.aio (AsyncClient) and blocking grpc (Client).
+
+All of the client's logic — deadlines, retries, update(), follow() — is written once, as
+coroutines in core.py that await only this transport. AioTransport really awaits. SyncTransport
+has the same coroutine signatures but blocks inside them and never suspends, so Client runs
+those coroutines to completion with one `send(None)`: no event loop, no thread hop, the speed
+of the blocking stub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any, Protocol, TypeVar
+
+from grpc_health.v1 import health_pb2_grpc
+
+from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
+
+from .channel import aio_channel, sync_channel
+from .config import ClientConfig
+
+T = TypeVar("T")
+
+
+class Transport(Protocol):
+    stub: Any  # the generated MemoryServiceStub on this transport's channel
+    health: Any  # grpc.health.v1 HealthStub
+
+    async def unary(
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+    ) -> Any: ...
+
+    def stream(
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+    ) -> AsyncIterator[Any]: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class AioTransport:
+    def __init__(self, config: ClientConfig) -> None:
+        self.channel = aio_channel(config)
+        self.stub = pb_grpc.MemoryServiceStub(self.channel)
+        self.health = health_pb2_grpc.HealthStub(self.channel)
+
+    async def unary(
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+    ) -> Any:
+        return await method(request, timeout=timeout, metadata=metadata, wait_for_ready=ready)
+
+    async def stream(
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+    ) -> AsyncIterator[Any]:
+        call = method(request, timeout=timeout, metadata=metadata, wait_for_ready=ready)
+        try:
+            async for message in call:
+                yield message
+        finally:
+            call.cancel()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+
+class SyncTransport:
+    def __init__(self, config: ClientConfig) -> None:
+        self.channel = sync_channel(config)
+        self.stub = pb_grpc.MemoryServiceStub(self.channel)
+        self.health = health_pb2_grpc.HealthStub(self.channel)
+
+    async def unary(
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+    ) -> Any:
+        return method(request, timeout=timeout, metadata=metadata, wait_for_ready=ready)
+
+    async def stream(
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+    ) -> AsyncIterator[Any]:
+        call = method(request, timeout=timeout, metadata=metadata, wait_for_ready=ready)
+        try:
+            for message in call:
+                yield message
+        finally:
+            call.cancel()
+
+    async def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    async def close(self) -> None:
+        self.channel.close()
+
+
+def run_blocking(coroutine: Coroutine[Any, Any, T]) -> T:
+    """The result of a coroutine that only awaits SyncTransport (so it never suspends)."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError(
+        "the blocking Client awaited something other than its transport "
+        "(e.g. an async function given to update()): use AsyncClient for that"
+    )
