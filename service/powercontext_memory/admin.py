@@ -101,7 +101,9 @@ async def _vectors_for(
     for start in range(0, len(missing) if can_embed else 0, EMBED_BATCH):
         batch = missing[start : start + EMBED_BATCH]
         for (vid, _), vector in zip(
-            batch, await embed_checked(service, [text for _, text in batch]), strict=True
+            batch,
+            await embed_checked(service, [text for _, text in batch], purpose="rebuild"),
+            strict=True,
         ):
             if vector is not None:
                 content_hash = active[vid][1]

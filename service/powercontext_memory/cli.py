@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .app import DEFAULT_DATABASE, open_service
 from .backends.oceanbase_wire import is_oceanbase_dsn
@@ -25,12 +24,20 @@ from .embedding.factory import (
     EmbeddingConfig,
     open_embedding_model,
 )
+from .logs import LOG_FORMATS, configure_logging
 from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
+
+if TYPE_CHECKING:
+    from .transport.interceptor import CallTracer
 
 DEFAULT_LISTEN = "127.0.0.1:50051"
 ENV_LISTEN = "POWERCONTEXT_LISTEN"
 ENV_DATABASE = "POWERCONTEXT_DATABASE"
 ENV_PROGRESS_INTERVAL = "POWERCONTEXT_PROGRESS_INTERVAL"
+ENV_METRICS_LISTEN = "POWERCONTEXT_METRICS_LISTEN"
+ENV_LOG_FORMAT = "POWERCONTEXT_LOG_FORMAT"
+ENV_OTEL = "POWERCONTEXT_OTEL"
+ENV_ACCESS_LOG = "POWERCONTEXT_ACCESS_LOG"
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,33 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
     return value
+
+
+def log_format(text: str) -> str:
+    # A type rather than choices: argparse checks choices only on the command line, and the
+    # default may come from the environment.
+    if text not in LOG_FORMATS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(LOG_FORMATS)}")
+    return text
+
+
+def metrics_address(text: str) -> str:
+    from .transport.metrics_endpoint import split_host_port
+
+    try:
+        split_host_port(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def boolean(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise argparse.ArgumentTypeError(f"{text!r} is not a boolean (1/0, true/false, yes/no)")
 
 
 # -- embedding options (serve and the admin commands) -------------------------------------------
@@ -134,6 +168,58 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         f"(env {ENV_PROGRESS_INTERVAL}, default {DEFAULT_PROGRESS_INTERVAL:g})",
     )
     _embedding_arguments(parser)
+    _observability_arguments(parser)
+
+
+def _observability_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--metrics-listen",
+        type=metrics_address,
+        default=os.environ.get(ENV_METRICS_LISTEN) or None,
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics at http://HOST:PORT/metrics; port 0 picks a free one "
+        f"(logged) (env {ENV_METRICS_LISTEN}, default off)",
+    )
+    parser.add_argument(
+        "--log-format",
+        type=log_format,
+        default=os.environ.get(ENV_LOG_FORMAT, "text"),
+        metavar="{text,json}",
+        help=f"log lines on stderr as text or one JSON object per line (env {ENV_LOG_FORMAT}, "
+        "default text)",
+    )
+    parser.add_argument(
+        "--access-log",
+        type=boolean,
+        nargs="?",
+        const=True,
+        default=os.environ.get(ENV_ACCESS_LOG, "false"),
+        metavar="BOOL",
+        help="log one INFO line per call: method, status code, duration, request id "
+        f"(env {ENV_ACCESS_LOG}=1, default off)",
+    )
+    parser.add_argument(
+        "--otel",
+        type=boolean,
+        nargs="?",
+        const=True,
+        default=os.environ.get(ENV_OTEL, "false"),
+        metavar="BOOL",
+        help="trace every RPC with OpenTelemetry (needs the otel extra); exporter, service "
+        f"name and sampler from the standard OTEL_* variables (env {ENV_OTEL}=1, default off)",
+    )
+
+
+def _tracer(args: argparse.Namespace) -> CallTracer | None:
+    if not args.otel:
+        return None
+    try:
+        from .transport.tracing import OtelTracer, tracer_provider_from_env
+    except ImportError as error:
+        raise RuntimeError(
+            f"--otel needs the otel extra: pip install 'powercontext-memory[otel]' ({error})"
+        ) from error
+    return OtelTracer(tracer_provider_from_env())
 
 
 def _listen_host(address: str) -> str:
@@ -150,9 +236,16 @@ async def _serve_async(args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
 
+    tracer = _tracer(args)
     service = await _open(args, progress_interval=args.progress_interval)
     try:
-        running = await start_server(service, args.listen)
+        running = await start_server(
+            service,
+            args.listen,
+            metrics_listen=args.metrics_listen,
+            tracer=tracer,
+            access_log=args.access_log,
+        )
     except BaseException:
         await service.close()
         raise
@@ -352,10 +445,6 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(
-        level=logging.INFO,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
     args = build_parser().parse_args(argv)
+    configure_logging(getattr(args, "log_format", "text"))
     return args.run(args)

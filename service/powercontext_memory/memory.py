@@ -11,10 +11,12 @@ import asyncio
 import contextlib
 import dataclasses
 import enum
+import functools
 import logging
 import time
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Concatenate, ParamSpec
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +32,7 @@ from .domain.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
     NotFoundError,
+    RevisionConflictError,
     UnavailableError,
 )
 from .domain.lifecycle import EntryRef, EntryResult, OrganizeStep
@@ -49,6 +52,7 @@ from .domain.models import (
 )
 from .embedding.base import EmbeddingModel, EmbeddingUnavailableError
 from .notifier import CommitNotifier
+from .observer import NO_OBSERVER, ServiceObserver
 
 logger = logging.getLogger(__name__)
 
@@ -157,6 +161,27 @@ def _write_result(
     return WriteResult(None, False, "", (), results)
 
 
+P = ParamSpec("P")
+_Write = Callable[Concatenate["MemoryService", P], Awaitable[WriteResult]]
+
+
+def _reports_conflicts(operation: str) -> Callable[[_Write[P]], _Write[P]]:
+    """Report every ABORTED of a write operation (stale base or lost CAS) to the observer."""
+
+    def decorate(method: _Write[P]) -> _Write[P]:
+        @functools.wraps(method)
+        async def write(self: MemoryService, *args: P.args, **kwargs: P.kwargs) -> WriteResult:
+            try:
+                return await method(self, *args, **kwargs)
+            except RevisionConflictError:
+                self.observer.cas_conflict(operation)
+                raise
+
+        return write
+
+    return decorate
+
+
 class MemoryService:
     def __init__(
         self,
@@ -172,6 +197,12 @@ class MemoryService:
         self.notifier = notifier or CommitNotifier()
         self._new_id = id_factory
         self.progress_interval = progress_interval
+        self.observer: ServiceObserver = NO_OBSERVER
+
+    def observe(self, observer: ServiceObserver) -> None:
+        """Report commits, conflicts, follow feeds, embedding calls and database errors."""
+        self.observer = observer
+        self.backend.observer = observer
 
     def _vector_problem(self) -> str:
         """Why vectors cannot be written or searched here ("" when they can)."""
@@ -214,6 +245,7 @@ class MemoryService:
         plan = await self._with_vectors(plan)
         revision = await self.backend.commit(plan)
         self.notifier.publish(plan.artifact_id)
+        self.observer.committed(plan.lineage.operation)
         return revision
 
     async def _with_vectors(self, plan: lifecycle.CommitPlan) -> lifecycle.CommitPlan:
@@ -225,7 +257,9 @@ class MemoryService:
         """
         if not plan.projection_upserts or self._vector_problem():
             return plan
-        vectors = await embed_checked(self, [r.text for r in plan.projection_upserts])
+        vectors = await embed_checked(
+            self, [r.text for r in plan.projection_upserts], purpose="commit"
+        )
         assert self.backend.profile is not None
         profile = self.backend.profile
         rows = tuple(
@@ -277,6 +311,7 @@ class MemoryService:
 
     # -- writes ---------------------------------------------------------------------------------
 
+    @_reports_conflicts("remember")
     async def remember(
         self,
         memory: ArtifactRef | None,
@@ -314,6 +349,7 @@ class MemoryService:
         revision = await self._commit(plan.commit) if plan.commit else None
         return _write_result(base, revision, plan.results)
 
+    @_reports_conflicts("forget")
     async def forget(
         self, memory: ArtifactRef, entries: Sequence[EntryRef], reason: str | None
     ) -> WriteResult:
@@ -323,6 +359,7 @@ class MemoryService:
         plan = lifecycle.plan_forget(base, refs, reason, Lineage("forget"))
         return _write_result(base, await self._commit(plan) if plan else None)
 
+    @_reports_conflicts("reactivate")
     async def reactivate(
         self, memory: ArtifactRef, entries: Sequence[EntryRef], reason: str | None
     ) -> WriteResult:
@@ -340,6 +377,7 @@ class MemoryService:
         plan = lifecycle.plan_reactivate(base, refs, reason, Lineage("reactivate"), versions)
         return _write_result(base, await self._commit(plan) if plan else None)
 
+    @_reports_conflicts("organize")
     async def organize(self, memory: ArtifactRef, steps: Sequence[OrganizeStep]) -> WriteResult:
         _require_memory_ref("memory", memory)
         async with self.backend.read() as session:
@@ -397,36 +435,40 @@ class MemoryService:
         self, memory: ArtifactRef, since: int | ArtifactRef | None
     ) -> AsyncGenerator[RevisionChanges | Progress, None]:
         """History, then every new revision in order, with progress messages when idle."""
-        artifact_id = memory.artifact_id
-        event = self.notifier.event(artifact_id)
-        last, history = await self.changes(memory, since, follow=True)
-        for item in history:
-            yield item
-        idle_since = time.monotonic()
-        while True:
-            if self.notifier.closed:
-                raise UnavailableError(
-                    "server is shutting down; resume with since_revision = "
-                    f"{last} on another connection",
-                    reason="SHUTTING_DOWN",
-                    metadata={"artifactId": artifact_id, "resumeSinceRevision": str(last)},
-                )
-            until_progress = self.progress_interval - (time.monotonic() - idle_since)
-            timeout = max(0.0, min(HEAD_POLL_INTERVAL, until_progress))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), timeout)
+        self.observer.follow_opened()
+        try:
+            artifact_id = memory.artifact_id
             event = self.notifier.event(artifact_id)
-            async with self.backend.read() as session:
-                head = await session.head(artifact_id)
-                fresh = await session.changes(artifact_id, last + 1, head)
-            for item in fresh:
+            last, history = await self.changes(memory, since, follow=True)
+            for item in history:
                 yield item
-                last = item.ref.revision
-            if fresh:
-                idle_since = time.monotonic()
-            elif time.monotonic() - idle_since >= self.progress_interval:
-                yield Progress(ArtifactRef(artifact_id, last))
-                idle_since = time.monotonic()
+            idle_since = time.monotonic()
+            while True:
+                if self.notifier.closed:
+                    raise UnavailableError(
+                        "server is shutting down; resume with since_revision = "
+                        f"{last} on another connection",
+                        reason="SHUTTING_DOWN",
+                        metadata={"artifactId": artifact_id, "resumeSinceRevision": str(last)},
+                    )
+                until_progress = self.progress_interval - (time.monotonic() - idle_since)
+                timeout = max(0.0, min(HEAD_POLL_INTERVAL, until_progress))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), timeout)
+                event = self.notifier.event(artifact_id)
+                async with self.backend.read() as session:
+                    head = await session.head(artifact_id)
+                    fresh = await session.changes(artifact_id, last + 1, head)
+                for item in fresh:
+                    yield item
+                    last = item.ref.revision
+                if fresh:
+                    idle_since = time.monotonic()
+                elif time.monotonic() - idle_since >= self.progress_interval:
+                    yield Progress(ArtifactRef(artifact_id, last))
+                    idle_since = time.monotonic()
+        finally:
+            self.observer.follow_closed()
 
     async def search(
         self, query: str, memories: Sequence[ArtifactRef], limit: int, mode: SearchMode
@@ -502,7 +544,7 @@ class MemoryService:
         problem = self._vector_problem()
         if problem:
             return None, problem
-        [vector] = await embed_checked(self, [query])
+        [vector] = await embed_checked(self, [query], purpose="query")
         if vector is None:
             return None, "the embedding model is unavailable"
         return vector, ""
@@ -558,15 +600,23 @@ async def _expand_one(session: ReadSession, field_name: str, citation: Citation)
 
 
 async def embed_checked(
-    service: MemoryService, texts: Sequence[str]
+    service: MemoryService, texts: Sequence[str], *, purpose: str
 ) -> list[npt.NDArray[np.float32] | None]:
-    """Vectors for `texts`, None where the model failed or a vector fails the checks."""
+    """Vectors for `texts`, None where the model failed or a vector fails the checks.
+
+    `purpose` (commit, query, rebuild) labels the call's latency for the observer.
+    """
     assert service.embedding is not None and service.backend.profile is not None
+    started = time.perf_counter()
+    outcome = "error"
     try:
         result = await service.embedding.embed(list(texts))
+        outcome = "ok"
     except EmbeddingUnavailableError as error:
         logger.warning("embedding model unavailable, continuing without vectors: %s", error)
         return [None] * len(texts)
+    finally:
+        service.observer.embedded(purpose, outcome, time.perf_counter() - started)
     if len(result.vectors) != len(texts):
         logger.warning(
             "embedding model returned %d vectors for %d texts", len(result.vectors), len(texts)

@@ -9,7 +9,7 @@ import grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
-from powercontext_memory.transport.errors import error_info
+from powercontext_client.errors import error_info
 
 from .requests import race, remember, remember_at_head
 

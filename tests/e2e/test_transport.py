@@ -17,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
-from powercontext_memory.transport.errors import error_info, status_details, unpack_detail
+from powercontext_client.errors import error_info, status_details, unpack_detail
 from powercontext_memory.transport.server import SERVICE_NAME, RunningServer
 
 GRPCURL = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "grpcurl"

@@ -17,7 +17,7 @@ import pytest
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
-from powercontext_memory.transport.errors import error_info
+from powercontext_client.errors import error_info
 
 Stub = pb_grpc.MemoryServiceStub
 

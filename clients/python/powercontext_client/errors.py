@@ -177,6 +177,12 @@ def unpack_detail(status: status_pb2.Status | None, message_type: type[Any]) -> 
     return None
 
 
+def error_info(rpc_error: grpc.RpcError) -> tuple[str, dict[str, str]]:
+    """(reason, metadata) of the ErrorInfo of a failed call; ("", {}) when there is none."""
+    info = unpack_detail(status_details(rpc_error), error_details_pb2.ErrorInfo)
+    return (info.reason, dict(info.metadata)) if info is not None else ("", {})
+
+
 def from_rpc_error(rpc_error: grpc.RpcError) -> PowerContextError:
     """The exception for a failed call (grpc.RpcError and grpc.aio.AioRpcError alike)."""
     code_of = getattr(rpc_error, "code", None)

@@ -14,9 +14,9 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import cast
+from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +41,7 @@ from ..domain.models import (
     Revision,
     Source,
 )
+from ..observer import NO_OBSERVER, ServiceObserver
 from . import codec
 from .spi import (
     EntryVersionRow,
@@ -57,6 +58,8 @@ from .vector_index import MemoryVectors, VectorHit, VectorIndex, merge_nearest
 # Test seam: called with a step name inside the commit transaction ("checked", "revision", "head",
 # "versions", "projection"); raising there must roll everything back.
 CommitHook = Callable[[str], None]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,14 +197,33 @@ class DatabaseMemoryBackend:
     def __init__(self, adapter: StorageAdapter, *, commit_hook: CommitHook | None = None) -> None:
         self.adapter = adapter
         self.commit_hook = commit_hook
+        self.observer: ServiceObserver = NO_OBSERVER
         self._cache = RevisionCache()
         self._write_lock = asyncio.Lock()
         # The database's fixed embedding profile (None until one is fixed) and its vectors.
         self.profile: EmbeddingProfile | None = None
         self.vectors: VectorIndex | None = None
 
+    @asynccontextmanager
+    async def _reporting(self, transaction: AbstractAsyncContextManager[T]) -> AsyncIterator[T]:
+        """`transaction`, reporting a failure of the database driver to the observer."""
+        try:
+            async with transaction as tx:
+                yield tx
+        except Exception as error:
+            failed = _driver_error(error, self.adapter.driver_errors)
+            if failed is not None:
+                self.observer.database_error(self.name, type(failed).__name__)
+            raise
+
+    def _read_tx(self) -> AbstractAsyncContextManager[ReadTransaction]:
+        return self._reporting(self.adapter.read())
+
+    def _write_tx(self) -> AbstractAsyncContextManager[WriteTransaction]:
+        return self._reporting(self.adapter.write())
+
     async def load_profile(self) -> EmbeddingProfile | None:
-        async with self.adapter.read() as tx:
+        async with self._read_tx() as tx:
             stored = await tx.embedding_profile_json()
         self._use_profile(EmbeddingProfile.from_json(json.loads(stored)) if stored else None)
         return self.profile
@@ -213,7 +235,7 @@ class DatabaseMemoryBackend:
 
     async def set_profile(self, profile: EmbeddingProfile) -> None:
         """Fix the profile (first use) or, offline, replace it: all stored vectors are dropped."""
-        async with self._write_lock, self.adapter.write() as tx:
+        async with self._write_lock, self._write_tx() as tx:
             await tx.set_embedding_profile(profile.canonical_text, profile.dimension)
         self._use_profile(profile)
 
@@ -223,7 +245,7 @@ class DatabaseMemoryBackend:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[ReadSession]:
-        async with self.adapter.read() as tx:
+        async with self._read_tx() as tx:
             yield ReadSession(tx, self._cache)
 
     async def close(self) -> None:
@@ -249,7 +271,7 @@ class DatabaseMemoryBackend:
             # between; the transaction is rolled back by now). Report the head that won, read
             # afresh: callers re-apply on it, and "0" would send them to a revision that never
             # was the head.
-            async with self.adapter.read() as tx:
+            async with self._read_tx() as tx:
                 head = (await tx.head_revisions([plan.artifact_id])).get(plan.artifact_id)
             raise RevisionConflictError(plan.artifact_id, plan.base_revision, head) from None
         revision = Revision(next_ref, plan.content, plan.lineage, row.committed_at_ms)
@@ -268,7 +290,7 @@ class DatabaseMemoryBackend:
         self, plan: CommitPlan, row: RevisionRow, version_rows: list[EntryVersionRow]
     ) -> list[HeadProjectionRow]:
         """The transaction of `commit`; returns the projection rows it wrote."""
-        async with self._write_lock, self.adapter.write() as tx:
+        async with self._write_lock, self._write_tx() as tx:
             head = (await tx.head_revisions([plan.artifact_id])).get(plan.artifact_id)
             if head != (plan.base_revision or None):
                 raise RevisionConflictError(plan.artifact_id, plan.base_revision, head)
@@ -315,7 +337,7 @@ class DatabaseMemoryBackend:
             )
 
     async def put_source(self, source: Source) -> tuple[Source, bool]:
-        async with self._write_lock, self.adapter.write() as tx:
+        async with self._write_lock, self._write_tx() as tx:
             created = await tx.insert_source(codec.source_to_row(source))
             if created:
                 return source, True
@@ -330,7 +352,7 @@ class DatabaseMemoryBackend:
         `vectors` maps entry version id -> (float32 bytes, embedding hash) for the rows that get
         a vector; rows without one are written without (their memory stays incomplete).
         """
-        async with self._write_lock, self.adapter.write() as tx:
+        async with self._write_lock, self._write_tx() as tx:
             session = ReadSession(tx, self._cache)
             head = await session.head(artifact_id)
             revision = await session.revision(ArtifactRef(artifact_id, head))
@@ -584,6 +606,16 @@ async def _check_predecessors(tx: WriteTransaction, plan: CommitPlan) -> None:
                 reason="ENTRY_VERSION_STALE",
                 metadata={"entryId": version.entry_id},
             )
+
+
+def _driver_error(
+    error: BaseException, driver_errors: tuple[type[Exception], ...]
+) -> Exception | None:
+    """The driver's exception behind `error`: itself, or the cause a domain error names."""
+    for candidate in (error, error.__cause__):
+        if isinstance(candidate, driver_errors):
+            return candidate
+    return None
 
 
 def _now_ms() -> int:

@@ -97,6 +97,7 @@ class OceanBaseStorage:
 
     name = "oceanbase"
     native_vector_search = True  # HNSW in the engine; see nearest_vectors
+    driver_errors: tuple[type[Exception], ...] = (MySQLError, ConnectionError)
 
     def __init__(self, dsn: OceanBaseDsn) -> None:
         self.dsn = dsn

@@ -227,6 +227,9 @@ class StorageAdapter(Protocol):
     # True when read transactions also implement NativeVectorSearch: the vector channel then
     # asks the engine's index, and this process keeps no vectors, only their completeness.
     native_vector_search: bool
+    # What its database driver raises: these, raised directly or as the cause of a domain
+    # error (an unreachable OceanBase), are reported as database errors.
+    driver_errors: tuple[type[Exception], ...]
 
     @property
     def engine_version(self) -> str: ...

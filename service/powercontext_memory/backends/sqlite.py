@@ -149,6 +149,7 @@ class SQLiteStorage:
 
     name = "sqlite"
     native_vector_search = False  # vec0 is brute force; NumPy over cached vectors is faster
+    driver_errors: tuple[type[Exception], ...] = (sqlean.Error,)
     engine_version = sqlean.sqlite_version
     # FTS5 and vec0 are part of this build; opening fails outright without them.
     fts_problem = ""

@@ -1,4 +1,5 @@
-"""Domain errors -> gRPC status, in one table; and the client-side reader of the details.
+"""Domain errors -> gRPC status, in one table. (Clients read these details with
+powercontext_client.errors.)
 
 Every failed call carries a google.rpc.Status in the `grpc-status-details-bin` trailer with
 exactly one ErrorInfo (stable reason, domain "powercontext.memory", lowerCamel metadata), plus
@@ -18,7 +19,6 @@ from typing import Any, TypeVar
 
 import grpc
 from google.protobuf.any_pb2 import Any as AnyPb
-from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 
 from ..domain.errors import (
@@ -31,6 +31,8 @@ from ..domain.errors import (
     RevisionConflictError,
     UnavailableError,
 )
+from ..logs import current_request
+from .request_id import REQUEST_ID_KEY
 
 logger = logging.getLogger(__name__)
 
@@ -126,9 +128,11 @@ def internal_status() -> tuple[grpc.StatusCode, status_pb2.Status]:
 async def _abort(
     context: grpc.aio.ServicerContext, code: grpc.StatusCode, status: status_pb2.Status
 ) -> None:
-    await context.abort(
-        code, status.message, trailing_metadata=((STATUS_DETAILS_KEY, status.SerializeToString()),)
-    )
+    trailing = [(STATUS_DETAILS_KEY, status.SerializeToString())]
+    request = current_request()
+    if request is not None:  # abort replaces the trailing metadata: keep the request id
+        trailing.append((REQUEST_ID_KEY, request.request_id))
+    await context.abort(code, status.message, trailing_metadata=tuple(trailing))
 
 
 @asynccontextmanager
@@ -172,36 +176,3 @@ def grpc_errors(method: F) -> F:
         raise AssertionError("unreachable: translate_errors aborts or re-raises")
 
     return unary  # type: ignore[return-value]
-
-
-# -- client side --------------------------------------------------------------------------------
-
-
-def status_details(rpc_error: grpc.RpcError) -> status_pb2.Status | None:
-    """The google.rpc.Status from the trailer of a failed call, if the server sent one."""
-    trailer = rpc_error.trailing_metadata() if hasattr(rpc_error, "trailing_metadata") else None
-    for key, value in trailer or ():
-        if key == STATUS_DETAILS_KEY:
-            try:
-                return status_pb2.Status.FromString(value)
-            except DecodeError:
-                return None
-    return None
-
-
-def unpack_detail(status: status_pb2.Status | None, message_type: type[Any]) -> Any | None:
-    """The first detail of `message_type` (e.g. error_details_pb2.BadRequest), or None."""
-    for detail in status.details if status is not None else ():
-        if detail.Is(message_type.DESCRIPTOR):
-            message = message_type()
-            detail.Unpack(message)
-            return message
-    return None
-
-
-def error_info(rpc_error: grpc.RpcError) -> tuple[str, dict[str, str]]:
-    """(reason, metadata) of the ErrorInfo in a failed call; ("", {}) when there is none."""
-    info = unpack_detail(status_details(rpc_error), error_details_pb2.ErrorInfo)
-    if info is None:
-        return "", {}
-    return info.reason, dict(info.metadata)

@@ -1,4 +1,4 @@
-"""The grpc.aio server: MemoryService, health, reflection, and graceful shutdown."""
+"""The grpc.aio server: MemoryService, health, reflection, observability, graceful shutdown."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 
 from ..memory import MemoryService
+from .interceptor import CallTracer, ObservingInterceptor
+from .metrics import PrometheusMetrics
+from .metrics_endpoint import MetricsEndpoint
 from .servicer import MemoryServicer
 
 logger = logging.getLogger(__name__)
@@ -43,22 +46,33 @@ class RunningServer:
     port: int
     memory_service: MemoryService
     health: health.aio.HealthServicer
+    metrics: PrometheusMetrics | None = None
+    metrics_endpoint: MetricsEndpoint | None = None
+    tracer: CallTracer | None = None
     _stopped: bool = field(default=False, init=False)
 
     async def stop(self, grace: float | None = DEFAULT_GRACE_SECONDS) -> None:
         if self._stopped:
             return
         self._stopped = True
-        await shutdown(self.server, self.memory_service, self.health, grace)
+        try:
+            await shutdown(self.server, self.memory_service, self.health, grace)
+        finally:
+            if self.metrics_endpoint is not None:
+                await self.metrics_endpoint.stop()
+            if self.tracer is not None:
+                self.tracer.close()
 
     async def wait_for_termination(self) -> None:
         await self.server.wait_for_termination()
 
 
 def build_server(
-    memory_service: MemoryService,
+    memory_service: MemoryService, interceptor: ObservingInterceptor | None = None
 ) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
-    server = grpc.aio.server(options=list(SERVER_OPTIONS))
+    server = grpc.aio.server(
+        interceptors=[interceptor or ObservingInterceptor()], options=list(SERVER_OPTIONS)
+    )
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory_service), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -68,15 +82,40 @@ def build_server(
     return server, health_servicer
 
 
-async def start_server(memory_service: MemoryService, address: str) -> RunningServer:
-    """Bind `address` (port 0 picks a free port), start serving, report SERVING."""
-    server, health_servicer = build_server(memory_service)
-    port = _bind(server, address)
-    await server.start()
+async def start_server(
+    memory_service: MemoryService,
+    address: str,
+    *,
+    metrics_listen: str | None = None,
+    tracer: CallTracer | None = None,
+    access_log: bool = False,
+) -> RunningServer:
+    """Bind `address` (port 0 picks a free port), start serving, report SERVING.
+
+    With `metrics_listen` (HOST:PORT, port 0 picks one) the server's Prometheus metrics are
+    served there until it stops; `tracer` gets a span per call and is closed on stop;
+    `access_log` logs one line per call.
+    """
+    metrics = endpoint = None
+    if metrics_listen is not None:  # first: a gRPC port once bound stays taken until exit
+        metrics = PrometheusMetrics()
+        endpoint = MetricsEndpoint.start(metrics.registry, metrics_listen)
+        memory_service.observe(metrics)
+        logger.info("metrics on %s", endpoint.url)
+    try:
+        server, health_servicer = build_server(
+            memory_service, ObservingInterceptor(metrics, tracer, access_log=access_log)
+        )
+        port = _bind(server, address)
+        await server.start()
+    except BaseException:
+        if endpoint is not None:
+            await endpoint.stop()
+        raise
     for name in (health.OVERALL_HEALTH, SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     logger.info("serving %s on port %d", SERVICE_NAME, port)
-    return RunningServer(server, port, memory_service, health_servicer)
+    return RunningServer(server, port, memory_service, health_servicer, metrics, endpoint, tracer)
 
 
 def _bind(server: grpc.aio.Server, address: str) -> int:

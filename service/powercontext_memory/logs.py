@@ -1,0 +1,105 @@
+"""Server logs: text or JSON lines, each tagged with the request being handled, if any.
+
+The transport sets the current request (`request_scope`) for the duration of each RPC; a
+filter on the handler copies its id and method onto every record emitted meanwhile, from any
+logger, so a request's lines can be found by its id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+LOG_FORMATS = ("text", "json")
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s%(request_tag)s: %(message)s"
+# Structured fields a record may carry through `extra=` (the access line does).
+EXTRA_FIELDS = ("code", "duration_ms")
+
+
+@dataclass(frozen=True, slots=True)
+class RequestInfo:
+    request_id: str
+    method: str  # the full gRPC method, e.g. /powercontext.memory.v1.MemoryService/Remember
+
+
+_current_request: ContextVar[RequestInfo | None] = ContextVar("request", default=None)
+
+
+def current_request() -> RequestInfo | None:
+    return _current_request.get()
+
+
+@contextlib.contextmanager
+def request_scope(request_id: str, method: str) -> Iterator[RequestInfo]:
+    """Within the block, log records (and `current_request()`) name this request."""
+    info = RequestInfo(request_id, method)
+    token = _current_request.set(info)
+    try:
+        yield info
+    finally:
+        _current_request.reset(token)
+
+
+class RequestContextFilter(logging.Filter):
+    """Adds request_id, method and request_tag (" [id]" or "") to every record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        info = _current_request.get()
+        record.request_id = info.request_id if info else ""
+        record.method = info.method if info else ""
+        record.request_tag = f" [{info.request_id}]" if info else ""
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, request_id and method (inside a
+    request), the access line's code and duration_ms, and exception (the traceback) if any."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        request_id = getattr(record, "request_id", "")
+        if request_id:
+            line["request_id"] = request_id
+            line["method"] = getattr(record, "method", "")
+        for name in EXTRA_FIELDS:
+            if hasattr(record, name):
+                line[name] = getattr(record, name)
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        elif record.exc_text:
+            line["exception"] = record.exc_text
+        if record.stack_info:
+            line["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(line)  # escapes newlines: a traceback stays on its line
+
+
+def log_handler(log_format: str, stream: TextIO | None = None) -> logging.Handler:
+    """A handler writing `log_format` ("text" or "json") lines, tagged with the request."""
+    if log_format not in LOG_FORMATS:
+        raise ValueError(f"unknown log format {log_format!r}; use one of {', '.join(LOG_FORMATS)}")
+    handler = logging.StreamHandler(stream)  # None: stderr
+    handler.addFilter(RequestContextFilter())
+    handler.setFormatter(
+        JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
+    )
+    return handler
+
+
+def configure_logging(log_format: str = "text", level: int = logging.INFO) -> None:
+    """Send every logger's records to stderr in `log_format` (replaces earlier handlers)."""
+    root = logging.getLogger()
+    for old in root.handlers[:]:
+        root.removeHandler(old)
+    root.addHandler(log_handler(log_format))
+    root.setLevel(level)

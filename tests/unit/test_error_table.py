@@ -1,0 +1,582 @@
+"""The one error table (transport/errors.py), at the servicer, without a network (grpc_testing).
+
+Every reason the service raises gets a case: a request to the real MemoryServicer over a real
+MemoryService on a fresh SQLite file that makes the domain raise it, and the status code plus
+every detail that arrives (ErrorInfo reason, domain, metadata; BadRequest; PreconditionFailure).
+Where a request cannot provoke the error (an unreachable OceanBase, a bug), the real domain
+code raises it inside a patched service method. A last test checks that no reason in the source
+lacks a case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import asyncmy.errors
+import grpc
+import grpc_testing
+import pytest
+import sqlean
+from google.rpc import error_details_pb2, status_pb2
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import types_pb2 as types
+from powercontext_client.errors import unpack_detail
+from powercontext_memory.app import open_service
+from powercontext_memory.backends.oceanbase import _connection_errors_as_unavailable
+from powercontext_memory.domain import lifecycle
+from powercontext_memory.memory import MemoryService
+from powercontext_memory.transport.errors import (
+    ERROR_DOMAIN,
+    INTERNAL_MESSAGE,
+    STATUS_CODES,
+    STATUS_DETAILS_KEY,
+)
+from powercontext_memory.transport.servicer import MemoryServicer
+
+from .aio_servicer_adapter import BlockingServicer, LoopThread
+
+SERVICE = pb.DESCRIPTOR.services_by_name["MemoryService"]
+SOURCE_ROOT = Path(__file__).resolve().parents[2] / "service" / "powercontext_memory"
+# Raised only by the offline admin commands, never by an RPC.
+ADMIN_ONLY = {"EMBEDDING_PROFILE_MISMATCH", "FAILED_PRECONDITION"}
+
+Code = grpc.StatusCode
+
+
+@dataclass
+class Termination:
+    code: grpc.StatusCode
+    details: str
+    trailing_metadata: tuple[tuple[str, Any], ...]
+
+    @property
+    def status(self) -> status_pb2.Status | None:
+        for key, value in self.trailing_metadata:
+            if key == STATUS_DETAILS_KEY:
+                return status_pb2.Status.FromString(value)
+        return None
+
+
+class World:
+    """The real servicer over a real service, served by grpc_testing."""
+
+    def __init__(self, loop: LoopThread, service: MemoryService) -> None:
+        self.loop = loop
+        self.service = service
+        self.server = grpc_testing.server_from_dictionary(
+            {SERVICE: BlockingServicer(MemoryServicer(service), loop)},
+            grpc_testing.strict_real_time(),
+        )
+
+    def unary(self, method: str, request: Any) -> Termination:
+        rpc = self.server.invoke_unary_unary(SERVICE.methods_by_name[method], (), request, None)
+        _, trailing, code, details = rpc.termination()
+        return Termination(code, details, tuple(trailing))
+
+    def open_stream(self, method: str, request: Any) -> Any:
+        return self.server.invoke_unary_stream(SERVICE.methods_by_name[method], (), request, None)
+
+    def stream(self, method: str, request: Any) -> Termination:
+        rpc = self.open_stream(method, request)
+        trailing, code, details = rpc.termination()
+        return Termination(code, details, tuple(trailing))
+
+    def ok(self, method: str, request: Any) -> Any:
+        rpc = self.server.invoke_unary_unary(SERVICE.methods_by_name[method], (), request, None)
+        response, _, code, details = rpc.termination()
+        assert code == Code.OK, details
+        return response
+
+    def remember(self, memory: types.ArtifactRef | None, *texts: str) -> pb.RememberResponse:
+        entries = [types.EntryInput(kind="fact", text=t) for t in texts]
+        response: pb.RememberResponse = self.ok(
+            "Remember", pb.RememberRequest(memory=memory, entries=entries)
+        )
+        return response
+
+    def source(self, text: str = "evidence") -> types.SourceRef:
+        put = self.ok(
+            "PutSource",
+            pb.PutSourceRequest(kind="note", uri="repo://n", media_type="text/plain",
+                                content=text.encode()),
+        )  # fmt: skip
+        return types.SourceRef(source_id=put.source.source_id, content_hash=put.source.content_hash)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    loop = LoopThread()
+    service = loop.run(open_service(tmp_path / "memory.sqlite3", progress_interval=3600.0))
+    try:
+        yield World(loop, service)
+    finally:
+        loop.run(service.close())
+        loop.close()
+
+
+def ref(artifact_id: str, revision: int) -> types.ArtifactRef:
+    return types.ArtifactRef(artifact_id=artifact_id, revision=revision)
+
+
+def entry_ref(result: pb.EntryResult) -> types.EntryRef:
+    return types.EntryRef(entry_id=result.entry_id, entry_version_id=result.entry_version_id)
+
+
+def revise(memory: types.ArtifactRef, target: types.EntryRef, text: str) -> pb.RememberRequest:
+    return pb.RememberRequest(
+        memory=memory, entries=[types.EntryInput(entry=target, kind="fact", text=text)]
+    )
+
+
+# -- the cases ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expected:
+    metadata: dict[str, str]  # the ErrorInfo metadata, exactly
+    field: str | None = None  # the one BadRequest violation, for INVALID_ARGUMENT
+    subject: str | None = None  # the one PreconditionFailure violation, when the error has one
+    message: str | None = None  # the status message, when it must be exactly this
+
+
+@dataclass(frozen=True)
+class Case:
+    reason: str
+    code: grpc.StatusCode
+    run: Callable[[World], tuple[Termination, Expected]]
+
+
+CASES: list[Case] = []
+
+
+def case(reason: str, code: grpc.StatusCode) -> Callable[[Any], Any]:
+    def register(run: Callable[[World], tuple[Termination, Expected]]) -> Any:
+        CASES.append(Case(reason, code, run))
+        return run
+
+    return register
+
+
+def invalid(field_path: str, **metadata: str) -> Expected:
+    return Expected({"field": field_path, **metadata}, field=field_path)
+
+
+# INVALID_ARGUMENT ------------------------------------------------------------------------------
+
+
+@case("INVALID_ARGUMENT", Code.INVALID_ARGUMENT)
+def uri_too_long(w: World) -> tuple[Termination, Expected]:
+    request = pb.PutSourceRequest(kind="note", uri="u" * 4097, media_type="text/plain")
+    return w.unary("PutSource", request), invalid("uri")
+
+
+@case("INVALID_ARGUMENT", Code.INVALID_ARGUMENT)
+def unknown_enum_value(w: World) -> tuple[Termination, Expected]:
+    memory = w.remember(None, "x").memory
+    request = pb.OrganizeRequest(memory=memory, steps=[99])  # type: ignore[list-item]
+    return w.unary("Organize", request), invalid("steps[0]")
+
+
+@case("SOURCE_TOO_LARGE", Code.INVALID_ARGUMENT)
+def source_too_large(w: World) -> tuple[Termination, Expected]:
+    request = pb.PutSourceRequest(
+        kind="file", uri="repo://big", media_type="text/plain", content=b"x" * (8 * 2**20 + 1)
+    )
+    return w.unary("PutSource", request), invalid("content")
+
+
+@case("SINCE_BEYOND_TARGET", Code.INVALID_ARGUMENT)
+def since_beyond_target(w: World) -> tuple[Termination, Expected]:
+    memory = w.remember(None, "x").memory
+    request = pb.ChangesRequest(memory=memory, since_revision=5)
+    return w.stream("Changes", request), invalid("since_revision")
+
+
+@case("EMPTY_QUERY", Code.INVALID_ARGUMENT)
+def blank_query(w: World) -> tuple[Termination, Expected]:
+    memory = w.remember(None, "x").memory
+    return w.unary("Search", pb.SearchRequest(query="  ", memories=[memory])), invalid("query")
+
+
+@case("EMPTY_QUERY", Code.INVALID_ARGUMENT)
+def query_without_terms(w: World) -> tuple[Termination, Expected]:
+    memory = w.remember(None, "x").memory
+    request = pb.SearchRequest(query="!!! ???", memories=[memory], mode=types.SEARCH_MODE_FTS)
+    return w.unary("Search", request), invalid("query")
+
+
+@case("NOTHING_TO_REMEMBER", Code.INVALID_ARGUMENT)
+def nothing_to_remember(w: World) -> tuple[Termination, Expected]:
+    return w.unary("Remember", pb.RememberRequest()), invalid("entries")
+
+
+@case("CROSS_MEMORY_SINCE", Code.INVALID_ARGUMENT)
+def cross_memory_since(w: World) -> tuple[Termination, Expected]:
+    one, other = w.remember(None, "one").memory, w.remember(None, "other").memory
+    request = pb.ChangesRequest(memory=one, since_ref=other)
+    return w.stream("Changes", request), invalid("since_ref.artifact_id")
+
+
+@case("SOURCE_HASH_MISMATCH", Code.INVALID_ARGUMENT)
+def source_hash_mismatch(w: World) -> tuple[Termination, Expected]:
+    wrong = replace_hash(w.source(), "0" * 64)
+    request = pb.RememberRequest(
+        sources=[wrong], entries=[types.EntryInput(kind="fact", text="t", sources=[wrong])]
+    )
+    return w.unary("Remember", request), invalid("sources")
+
+
+def replace_hash(source: types.SourceRef, content_hash: str) -> types.SourceRef:
+    return types.SourceRef(source_id=source.source_id, content_hash=content_hash)
+
+
+@case("DUPLICATE_ENTRY_IN_BATCH", Code.INVALID_ARGUMENT)
+def duplicate_entry(w: World) -> tuple[Termination, Expected]:
+    created = w.remember(None, "x")
+    target = entry_ref(created.results[0])
+    request = pb.ForgetRequest(memory=created.memory, entries=[target, target])
+    return w.unary("Forget", request), invalid("entries[1]")
+
+
+@case("EVIDENCE_NOT_ALLOWED", Code.INVALID_ARGUMENT)
+def evidence_not_allowed(w: World) -> tuple[Termination, Expected]:
+    source = w.source()
+    request = pb.RememberRequest(
+        entries=[types.EntryInput(kind="fact", text="t", sources=[source])]
+    )
+    return w.unary("Remember", request), invalid("entries[0].sources")
+
+
+@case("REVISE_WITHOUT_MEMORY", Code.INVALID_ARGUMENT)
+def revise_without_memory(w: World) -> tuple[Termination, Expected]:
+    target = types.EntryRef(entry_id="mem_ent_x", entry_version_id="mem_ver_x")
+    request = pb.RememberRequest(entries=[types.EntryInput(entry=target, kind="fact", text="t")])
+    return w.unary("Remember", request), invalid("entries[0].entry")
+
+
+@case("INVALID_ID", Code.INVALID_ARGUMENT)
+def invalid_id(w: World) -> tuple[Termination, Expected]:
+    return w.unary("GetSource", pb.GetSourceRequest(source_id="bad id!")), invalid("source_id")
+
+
+@case("INVALID_HASH", Code.INVALID_ARGUMENT)
+def invalid_hash(w: World) -> tuple[Termination, Expected]:
+    bad = types.SourceRef(source_id="src_x", content_hash="xyz")
+    request = pb.RememberRequest(sources=[bad], entries=[types.EntryInput(kind="f", text="t")])
+    return w.unary("Remember", request), invalid("sources[0].content_hash")
+
+
+@case("INVALID_REVISION", Code.INVALID_ARGUMENT)
+def invalid_revision(w: World) -> tuple[Termination, Expected]:
+    request = pb.GetMemoryRequest(memory=ref("mem_art_x", -1))
+    return w.unary("GetMemory", request), invalid("memory.revision")
+
+
+@case("EMPTY_TEXT", Code.INVALID_ARGUMENT)
+def empty_text(w: World) -> tuple[Termination, Expected]:
+    request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text=" \n ")])
+    return w.unary("Remember", request), invalid("entries[0].text")
+
+
+@case("TEXT_TOO_LONG", Code.INVALID_ARGUMENT)
+def text_too_long(w: World) -> tuple[Termination, Expected]:
+    request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text="x" * 8193)])
+    return w.unary("Remember", request), invalid("entries[0].text")
+
+
+@case("REASON_TOO_LONG", Code.INVALID_ARGUMENT)
+def reason_too_long(w: World) -> tuple[Termination, Expected]:
+    target = types.EntryRef(entry_id="mem_ent_x", entry_version_id="mem_ver_x")
+    request = pb.ForgetRequest(memory=ref("mem_art_x", 1), entries=[target], reason="r" * 513)
+    return w.unary("Forget", request), invalid("reason")
+
+
+@case("INVALID_KIND", Code.INVALID_ARGUMENT)
+def invalid_kind(w: World) -> tuple[Termination, Expected]:
+    request = pb.RememberRequest(entries=[types.EntryInput(kind="bad kind!", text="t")])
+    return w.unary("Remember", request), invalid("entries[0].kind")
+
+
+# NOT_FOUND -------------------------------------------------------------------------------------
+
+
+@case("MEMORY_NOT_FOUND", Code.NOT_FOUND)
+def unknown_memory(w: World) -> tuple[Termination, Expected]:
+    request = pb.GetMemoryRequest(memory=ref("mem_art_none", 0))
+    return w.unary("GetMemory", request), Expected({"artifactId": "mem_art_none"})
+
+
+@case("MEMORY_NOT_FOUND", Code.NOT_FOUND)
+def unknown_memory_in_search(w: World) -> tuple[Termination, Expected]:
+    request = pb.SearchRequest(query="x", memories=[ref("mem_art_none", 1)])
+    expected = Expected({"artifactId": "mem_art_none", "field": "memories[0]"})
+    return w.unary("Search", request), expected
+
+
+@case("REVISION_NOT_FOUND", Code.NOT_FOUND)
+def unknown_revision(w: World) -> tuple[Termination, Expected]:
+    memory = w.remember(None, "x").memory
+    request = pb.GetMemoryRequest(memory=ref(memory.artifact_id, 7))
+    expected = Expected({"artifactId": memory.artifact_id, "revision": "7"})
+    return w.unary("GetMemory", request), expected
+
+
+@case("REVISION_NOT_FOUND", Code.NOT_FOUND)
+def changes_beyond_head(w: World) -> tuple[Termination, Expected]:
+    memory = w.remember(None, "x").memory
+    request = pb.ChangesRequest(memory=ref(memory.artifact_id, 7))
+    expected = Expected({"artifactId": memory.artifact_id, "revision": "7"})
+    return w.stream("Changes", request), expected
+
+
+@case("SOURCE_NOT_FOUND", Code.NOT_FOUND)
+def unknown_source(w: World) -> tuple[Termination, Expected]:
+    request = pb.GetSourceRequest(source_id="src_none")
+    return w.unary("GetSource", request), Expected({"sourceId": "src_none"})
+
+
+@case("SOURCE_NOT_FOUND", Code.NOT_FOUND)
+def evidence_never_persisted(w: World) -> tuple[Termination, Expected]:
+    missing = types.SourceRef(source_id="src_never", content_hash="a" * 64)
+    request = pb.RememberRequest(
+        sources=[missing], entries=[types.EntryInput(kind="fact", text="t", sources=[missing])]
+    )
+    return w.unary("Remember", request), Expected({"sourceId": "src_never"})
+
+
+@case("ARTIFACT_NOT_FOUND", Code.NOT_FOUND)
+def unknown_artifact_evidence(w: World) -> tuple[Termination, Expected]:
+    missing = ref("mem_art_none", 3)
+    request = pb.RememberRequest(
+        artifacts=[missing], entries=[types.EntryInput(kind="fact", text="t", artifacts=[missing])]
+    )
+    return w.unary("Remember", request), Expected({"artifactId": "mem_art_none", "revision": "3"})
+
+
+@case("CITATION_MISMATCH", Code.NOT_FOUND)
+def citation_mismatch(w: World) -> tuple[Termination, Expected]:
+    created = w.remember(None, "x")
+    citation = types.Citation(
+        memory_ref=created.memory,
+        entry_id=created.results[0].entry_id,
+        entry_version_id="mem_ver_other",
+    )
+    expected = Expected({"field": "citations[0]", "entryId": created.results[0].entry_id})
+    return w.unary("Expand", pb.ExpandRequest(citations=[citation])), expected
+
+
+# ABORTED ---------------------------------------------------------------------------------------
+
+
+@case("REVISION_CONFLICT", Code.ABORTED)
+def stale_base(w: World) -> tuple[Termination, Expected]:
+    first = w.remember(None, "one").memory
+    w.remember(first, "two")
+    request = pb.RememberRequest(memory=first, entries=[types.EntryInput(kind="f", text="3")])
+    expected = Expected(
+        {"artifactId": first.artifact_id, "expectedRevision": "1", "headRevision": "2"}
+    )
+    return w.unary("Remember", request), expected
+
+
+# FAILED_PRECONDITION ---------------------------------------------------------------------------
+
+
+@case("MEMORY_NOT_AT_HEAD", Code.FAILED_PRECONDITION)
+def search_not_at_head(w: World) -> tuple[Termination, Expected]:
+    first = w.remember(None, "old").memory
+    w.remember(first, "new")
+    metadata = {"field": "memories[0]", "artifactId": first.artifact_id, "headRevision": "2"}
+    request = pb.SearchRequest(query="old", memories=[first])
+    return w.unary("Search", request), Expected(metadata, subject="memories[0]")
+
+
+@case("ENTRY_NOT_IN_MEMORY", Code.FAILED_PRECONDITION)
+def entry_not_in_memory(w: World) -> tuple[Termination, Expected]:
+    memory = w.remember(None, "x").memory
+    stranger = types.EntryRef(entry_id="mem_ent_nope", entry_version_id="mem_ver_nope")
+    expected = Expected(
+        {"field": "entries[0].entry", "entryId": "mem_ent_nope"}, subject="entries[0].entry"
+    )
+    return w.unary("Remember", revise(memory, stranger, "t")), expected
+
+
+@case("ENTRY_VERSION_STALE", Code.FAILED_PRECONDITION)
+def entry_version_stale(w: World) -> tuple[Termination, Expected]:
+    created = w.remember(None, "v1")
+    old = entry_ref(created.results[0])
+    revised = w.ok("Remember", revise(created.memory, old, "v2"))
+    current = revised.results[0].entry_version_id
+    metadata = {"field": "entries[0].entry", "entryId": old.entry_id, "currentVersionId": current}
+    request = revise(revised.memory, old, "v3 from a stale read")
+    return w.unary("Remember", request), Expected(metadata, subject="entries[0].entry")
+
+
+@case("ENTRY_INACTIVE", Code.FAILED_PRECONDITION)
+def entry_inactive(w: World) -> tuple[Termination, Expected]:
+    created = w.remember(None, "x")
+    target = entry_ref(created.results[0])
+    forgot = w.ok("Forget", pb.ForgetRequest(memory=created.memory, entries=[target]))
+    expected = Expected(
+        {"field": "entries[0].entry", "entryId": target.entry_id}, subject="entries[0].entry"
+    )
+    return w.unary("Remember", revise(forgot.memory, target, "y")), expected
+
+
+@case("EMBEDDING_MISMATCH", Code.FAILED_PRECONDITION)
+def embedding_mismatch(w: World) -> tuple[Termination, Expected]:
+    # No request can attach a vector; a plan that carries an unbound one (as a bug in the
+    # embedding step would) must be refused by the backend inside the commit.
+    planned: list[str] = []
+
+    async def unbound_vector(plan: lifecycle.CommitPlan) -> lifecycle.CommitPlan:
+        rows = tuple(
+            replace(row, embedding=b"\0" * 12, embedding_content_hash="not-bound")
+            for row in plan.projection_upserts
+        )
+        planned.extend(row.entry_id for row in rows)
+        return replace(plan, projection_upserts=rows)
+
+    w.service._with_vectors = unbound_vector  # type: ignore[method-assign]
+    request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text="t")])
+    termination = w.unary("Remember", request)
+    (entry_id,) = planned
+    return termination, Expected({"entryId": entry_id})
+
+
+@case("CAPABILITY_NOT_SUPPORTED", Code.FAILED_PRECONDITION)
+def vector_search_unsupported(w: World) -> tuple[Termination, Expected]:
+    memory = w.remember(None, "x").memory
+    request = pb.SearchRequest(query="x", memories=[memory], mode=types.SEARCH_MODE_VECTOR)
+    return w.unary("Search", request), Expected({"capability": "vector"}, subject="vector")
+
+
+@case("CAPABILITY_NOT_SUPPORTED", Code.FAILED_PRECONDITION)
+def extraction_unsupported(w: World) -> tuple[Termination, Expected]:
+    request = pb.RememberRequest(sources=[w.source()], mode=pb.REMEMBER_MODE_EXTRACT)
+    expected = Expected({"capability": "candidate_extraction"}, subject="candidate_extraction")
+    return w.unary("Remember", request), expected
+
+
+# DATA_LOSS -------------------------------------------------------------------------------------
+
+
+@case("STORED_HASH_MISMATCH", Code.DATA_LOSS)
+def tampered_entry_text(w: World) -> tuple[Termination, Expected]:
+    created = w.remember(None, "the original text")
+    version_id = created.results[0].entry_version_id
+    location = w.service.backend.adapter.location
+    db = sqlean.connect(location, isolation_level=None)
+    try:
+        db.execute(
+            "UPDATE memory_entry_versions SET text = 'rewritten' WHERE entry_version_id = ?",
+            (version_id,),
+        )
+    finally:
+        db.close()
+    citation = types.Citation(
+        memory_ref=created.memory,
+        entry_id=created.results[0].entry_id,
+        entry_version_id=version_id,
+    )
+    expected = Expected({"row": f"memory_entry_versions[{version_id}]"})
+    return w.unary("Expand", pb.ExpandRequest(citations=[citation])), expected
+
+
+# UNAVAILABLE -----------------------------------------------------------------------------------
+
+
+@case("SHUTTING_DOWN", Code.UNAVAILABLE)
+def follow_during_shutdown(w: World) -> tuple[Termination, Expected]:
+    memory = w.remember(None, "x").memory
+    rpc = w.open_stream("Changes", pb.ChangesRequest(memory=memory, follow=True))
+    assert rpc.take_response().revision.memory_ref == memory  # following now
+    w.loop.call(w.service.notifier.close)  # what the server does first on SIGTERM
+    trailing, code, details = rpc.termination()
+    expected = Expected({"artifactId": memory.artifact_id, "resumeSinceRevision": "1"})
+    return Termination(code, details, tuple(trailing)), expected
+
+
+@case("DATABASE_UNAVAILABLE", Code.UNAVAILABLE)
+def database_unreachable(w: World) -> tuple[Termination, Expected]:
+    # The OceanBase adapter's own translation of a connection failure (client error 2003).
+    async def unreachable(memory: Any) -> None:
+        with _connection_errors_as_unavailable("oceanbase://app@db.internal:2881/memory"):
+            raise asyncmy.errors.OperationalError(2003, "Can't connect to MySQL server")
+
+    w.service.get_memory = unreachable  # type: ignore[method-assign,assignment]
+    request = pb.GetMemoryRequest(memory=ref("mem_art_x", 0))
+    return w.unary("GetMemory", request), Expected({})
+
+
+# INTERNAL --------------------------------------------------------------------------------------
+
+
+@case("INTERNAL", Code.INTERNAL)
+def unexpected_exception(w: World) -> tuple[Termination, Expected]:
+    async def broken(source_id: str) -> None:
+        raise KeyError("secret row key")
+
+    w.service.get_source = broken  # type: ignore[method-assign,assignment]
+    request = pb.GetSourceRequest(source_id="src_x")
+    return w.unary("GetSource", request), Expected({}, message=INTERNAL_MESSAGE)
+
+
+# -- the checks ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", CASES, ids=[f"{c.reason}-{c.run.__name__}" for c in CASES])
+def test_error_reaches_the_caller_with_its_status_and_details(world: World, spec: Case) -> None:
+    termination, expected = spec.run(world)
+    assert termination.code == spec.code, termination.details
+    status = termination.status
+    assert status is not None, "no grpc-status-details-bin trailer"
+    assert status.code == spec.code.value[0]
+    assert status.message == termination.details
+    if expected.message is not None:
+        assert status.message == expected.message
+
+    infos = [d for d in status.details if d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR)]
+    assert len(infos) == 1
+    info = unpack_detail(status, error_details_pb2.ErrorInfo)
+    assert info is not None
+    assert (info.reason, info.domain) == (spec.reason, ERROR_DOMAIN)
+    assert dict(info.metadata) == expected.metadata
+
+    bad_request = unpack_detail(status, error_details_pb2.BadRequest)
+    if spec.code == Code.INVALID_ARGUMENT:
+        assert bad_request is not None
+        assert [v.field for v in bad_request.field_violations] == [expected.field]
+        assert bad_request.field_violations[0].description
+    else:
+        assert bad_request is None
+
+    failure = unpack_detail(status, error_details_pb2.PreconditionFailure)
+    if expected.subject is not None:
+        assert failure is not None
+        assert [(v.type, v.subject) for v in failure.violations] == [
+            (spec.reason, expected.subject)
+        ]
+        assert failure.violations[0].description == status.message
+    else:
+        assert failure is None
+    assert len(status.details) == 1 + (bad_request is not None) + (failure is not None)
+
+
+def test_every_reason_the_service_raises_has_a_case() -> None:
+    raised = set()
+    for path in SOURCE_ROOT.rglob("*.py"):
+        raised |= set(re.findall(r'reason="([A-Z_]+)"', path.read_text()))
+    # Errors raised without an explicit reason carry their class's default one.
+    raised |= {"INVALID_ARGUMENT", "REVISION_CONFLICT", "CAPABILITY_NOT_SUPPORTED",
+               "STORED_HASH_MISMATCH", "INTERNAL"}  # fmt: skip
+    assert raised - ADMIN_ONLY == {c.reason for c in CASES}
+
+
+def test_every_status_code_of_the_table_has_a_case() -> None:
+    assert set(STATUS_CODES.values()) | {Code.INTERNAL} == {c.code for c in CASES}
