@@ -28,15 +28,22 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt pyproject.toml | $(BIN)/pyth
 serve: $(VENV)/.runtime
 	$(BIN)/powercontext-memory serve --listen $(ADDR) --database $(DB) --embedding $(EMBEDDING)
 
+# The Node client's dependencies, from its lockfile, again whenever its manifest or lock changes.
+NODE_CLIENT := clients/node
+$(NODE_CLIENT)/node_modules/.npm-ci: $(NODE_CLIENT)/package.json $(NODE_CLIENT)/package-lock.json
+	cd $(NODE_CLIENT) && npm ci --no-audit --no-fund
+	touch $@
+
 # The OceanBase half of the suite runs on a real seekdb server that scripts/seekdb.py starts on
 # 127.0.0.1 with its own data directory and stops afterwards, also when tests fail.
 SEEKDB_DIR ?= .seekdb
-test: $(VENV)/.dev
+test: $(VENV)/.dev $(NODE_CLIENT)/node_modules/.npm-ci
 	$(BIN)/buf lint
 	$(BIN)/ruff check service clients/python tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/hadolint Dockerfile
 	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q
+	cd $(NODE_CLIENT) && POWERCONTEXT_SERVER_COMMAND=$(CURDIR)/$(BIN)/powercontext-memory npm test
 
 lint: $(VENV)/.dev
 	$(BIN)/buf lint

@@ -1,0 +1,265 @@
+// MemoryClient: one promise-returning method per RPC of powercontext.memory.v1.MemoryService,
+// plus update() and follow(). Every call has a deadline; failures are PowerContextError
+// subclasses. Reads are retried on transient failures; writes never are (see update()).
+import { status as GrpcStatus, type ClientReadableStream } from '@grpc/grpc-js';
+
+import { abortReason, pause } from './abort';
+import { backoffDelay, resolveBackoff } from './backoff';
+import type { CallOptions } from './call-options';
+import {
+  isLoopbackEndpoint,
+  resolveConfig,
+  type ClientOptions,
+  type ResolvedConfig,
+} from './config';
+import { callMetadata, channelCredentials } from './credentials';
+import { fromGrpcError, Internal, RevisionConflict } from './errors';
+import { followRevisions, type FollowOptions } from './follow';
+import { createServiceClient, type MemoryServiceClient } from './proto';
+import type * as pb from './types';
+import { callUnary, retryRead, type UnaryInvocation, type UnaryMethod } from './unary';
+import type { Change, WriteRequest, WriteResponse } from './write-request';
+
+/** A memory named by its id, or by any ref to it (where the revision is not used). */
+export type MemorySelector = string | { readonly artifactId?: string };
+
+export const DEFAULT_UPDATE_ATTEMPTS = 8;
+
+export interface UpdateOptions extends CallOptions {
+  /** Tries before the last RevisionConflict is thrown. Default 8. */
+  readonly attempts?: number;
+}
+
+export class MemoryClient {
+  readonly config: ResolvedConfig;
+  readonly #service: MemoryServiceClient;
+  // close() aborts this: grpc-js lets open streams run on after a close, follow() must not.
+  readonly #closing = new AbortController();
+
+  constructor(options: ClientOptions = {}) {
+    this.config = resolveConfig(options);
+    if (this.config.token && !this.config.tls && !isLoopbackEndpoint(this.config.endpoint)) {
+      process.emitWarning(
+        `a bearer token is configured for ${this.config.endpoint} without TLS: it travels in clear`,
+        { code: 'POWERCONTEXT_PLAINTEXT_TOKEN' },
+      );
+    }
+    this.#service = createServiceClient(
+      this.config.endpoint,
+      channelCredentials(this.config.tls),
+      this.config.channelOptions,
+    );
+  }
+
+  // -- writes: sent once; they fail fast when no server is connected ---------------------------
+
+  /** Persists an immutable Source (the same record always gets the same source_id). */
+  putSource(request: pb.PutSourceRequest, options?: CallOptions): Promise<pb.PutSourceResponse> {
+    return this.#write(this.#service.putSource, request, options);
+  }
+
+  /** Adds or revises entries on `memory` (the head); without `memory` it creates a memory. */
+  remember(request: pb.RememberRequest, options?: CallOptions): Promise<pb.RememberResponse> {
+    return this.#write(this.#service.remember, request, options);
+  }
+
+  /** Marks entries inactive in a new revision. */
+  forget(request: pb.ForgetRequest, options?: CallOptions): Promise<pb.ForgetResponse> {
+    return this.#write(this.#service.forget, request, options);
+  }
+
+  /** Makes inactive entries active again. */
+  reactivate(request: pb.ReactivateRequest, options?: CallOptions): Promise<pb.ReactivateResponse> {
+    return this.#write(this.#service.reactivate, request, options);
+  }
+
+  /** Dedupe then normalize, in a new revision when anything changes. */
+  organize(request: pb.OrganizeRequest, options?: CallOptions): Promise<pb.OrganizeResponse> {
+    return this.#write(this.#service.organize, request, options);
+  }
+
+  /**
+   * Reads the head, lets `change(head)` build a write, and commits it on that head. When
+   * another writer moved the head first (RevisionConflict), the head is read again and
+   * `change` runs again on it, after a jittered backoff, up to `attempts` times; then the last
+   * RevisionConflict is thrown. Returns undefined when `change` finds nothing to do.
+   */
+  async update(
+    memory: MemorySelector,
+    change: Change,
+    options: UpdateOptions = {},
+  ): Promise<WriteResponse | undefined> {
+    const attempts = options.attempts ?? DEFAULT_UPDATE_ATTEMPTS;
+    const artifactId = artifactIdOf(memory);
+    for (let attempt = 1; ; attempt++) {
+      const head = await this.getMemory({ memory: { artifactId, revision: 0 } }, options);
+      if (!head.memory) {
+        // Without a base the write would create a new memory instead of updating this one.
+        throw new Internal({ grpcCode: GrpcStatus.INTERNAL, details: 'GetMemory returned no ref' });
+      }
+      const write = await change(head);
+      if (write === undefined) {
+        return undefined;
+      }
+      try {
+        return await this.#commit(write, head.memory, options);
+      } catch (error) {
+        if (!(error instanceof RevisionConflict) || attempt >= attempts) {
+          throw error;
+        }
+      }
+      await pause(backoffDelay(attempt, this.config.backoff), options.signal);
+    }
+  }
+
+  // -- reads: wait for a reconnecting channel, retried on UNAVAILABLE within the deadline ------
+
+  getSource(request: pb.GetSourceRequest, options?: CallOptions): Promise<pb.GetSourceResponse> {
+    return this.#read(this.#service.getSource, request, options);
+  }
+
+  /** Reads the head (revision 0) or an exact revision. */
+  getMemory(request: pb.GetMemoryRequest, options?: CallOptions): Promise<pb.GetMemoryResponse> {
+    return this.#read(this.#service.getMemory, request, options);
+  }
+
+  /** Searches the active entries of the given head revisions. */
+  search(request: pb.SearchRequest, options?: CallOptions): Promise<pb.SearchResponse> {
+    return this.#read(this.#service.search, request, options);
+  }
+
+  /** Reads and verifies the entry versions named by citations. */
+  expand(request: pb.ExpandRequest, options?: CallOptions): Promise<pb.ExpandResponse> {
+    return this.#read(this.#service.expand, request, options);
+  }
+
+  getCapabilities(options?: CallOptions): Promise<pb.GetCapabilitiesResponse> {
+    return this.#read(this.#service.getCapabilities, {}, options);
+  }
+
+  /**
+   * The recorded changes of revisions (sinceRevision, memory.revision], ascending; without a
+   * `since`, only memory.revision's own. A finite read under the call deadline: follow() is
+   * the open-ended form.
+   */
+  async changes(
+    request: Omit<pb.ChangesRequest, 'follow'>,
+    options?: CallOptions,
+  ): Promise<pb.RevisionChanges[]> {
+    const invocation = await this.#invocation(options, true);
+    return retryRead(() => this.#collectChanges(request, invocation), this.#readRetry, invocation);
+  }
+
+  /**
+   * Every revision of `memory` after `sinceRevision` (exclusive; 0 = its whole history), then
+   * each new one as it is committed, in order, each exactly once. Survives server restarts and
+   * UNAVAILABLE by reopening after the last revision delivered, with bounded jittered backoff.
+   * No deadline: it ends when the consumer stops iterating, the signal aborts, reconnecting
+   * fails for `reconnectForMs`, or a non-retryable error (e.g. NotFound) is thrown.
+   */
+  follow(
+    memory: MemorySelector,
+    sinceRevision = 0,
+    options: FollowOptions & Pick<CallOptions, 'metadata'> = {},
+  ): AsyncGenerator<pb.RevisionChanges, never, undefined> {
+    const artifactId = artifactIdOf(memory);
+    const backoff = options.backoff ? resolveBackoff(options.backoff) : this.config.backoff;
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, this.#closing.signal])
+      : this.#closing.signal;
+    const open = async (since: number): Promise<ClientReadableStream<pb.ChangesResponse>> => {
+      const metadata = await callMetadata(this.config.token, options.metadata);
+      // revision 0 = the current head at every (re)connection; since is the resume point.
+      return this.#service.changes(
+        { memory: { artifactId, revision: 0 }, sinceRevision: since, follow: true },
+        metadata,
+      );
+    };
+    return followRevisions(open, sinceRevision, backoff, { ...options, signal });
+  }
+
+  /** Resolves once the channel is connected; rejects if that takes longer than `timeoutMs`. */
+  waitForReady(timeoutMs = this.config.deadlineMs): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#service.waitForReady(Date.now() + timeoutMs, (error) =>
+        error ? reject(error) : resolve(),
+      );
+    });
+  }
+
+  /** Closes the channel: follow() iterators end with an AbortError, unary calls may finish. */
+  close(): void {
+    this.#closing.abort(new DOMException('the client was closed', 'AbortError'));
+    this.#service.close();
+  }
+
+  get #readRetry(): { retries: number; backoff: ResolvedConfig['backoff'] } {
+    return { retries: this.config.readRetries, backoff: this.config.backoff };
+  }
+
+  #commit(write: WriteRequest, head: pb.ArtifactRef, options: CallOptions): Promise<WriteResponse> {
+    if ('remember' in write) return this.remember({ ...write.remember, memory: head }, options);
+    if ('forget' in write) return this.forget({ ...write.forget, memory: head }, options);
+    if ('reactivate' in write) {
+      return this.reactivate({ ...write.reactivate, memory: head }, options);
+    }
+    return this.organize({ ...write.organize, memory: head }, options);
+  }
+
+  async #write<Request, Response>(
+    method: UnaryMethod<Request, Response>,
+    request: Request,
+    options: CallOptions | undefined,
+  ): Promise<Response> {
+    const invocation = await this.#invocation(options, false);
+    return callUnary(method.bind(this.#service), request, invocation);
+  }
+
+  async #read<Request, Response>(
+    method: UnaryMethod<Request, Response>,
+    request: Request,
+    options: CallOptions | undefined,
+  ): Promise<Response> {
+    const invocation = await this.#invocation(options, true);
+    const bound = method.bind(this.#service);
+    return retryRead(() => callUnary(bound, request, invocation), this.#readRetry, invocation);
+  }
+
+  async #collectChanges(
+    request: Omit<pb.ChangesRequest, 'follow'>,
+    invocation: UnaryInvocation,
+  ): Promise<pb.RevisionChanges[]> {
+    const stream = this.#service.changes({ ...request, follow: false }, invocation.metadata, {
+      deadline: invocation.deadline,
+    });
+    const cancel = (): void => stream.cancel();
+    invocation.signal?.addEventListener('abort', cancel, { once: true });
+    const revisions: pb.RevisionChanges[] = [];
+    try {
+      for await (const message of stream as AsyncIterable<pb.ChangesResponse>) {
+        if (message.revision) {
+          revisions.push(message.revision);
+        }
+      }
+      return revisions;
+    } catch (error) {
+      const { signal } = invocation;
+      throw signal?.aborted ? abortReason(signal) : fromGrpcError(error);
+    } finally {
+      invocation.signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  async #invocation(options: CallOptions | undefined, read: boolean): Promise<UnaryInvocation> {
+    const deadlineMs = options?.deadlineMs ?? this.config.deadlineMs;
+    return {
+      deadline: new Date(Date.now() + deadlineMs),
+      metadata: await callMetadata(this.config.token, options?.metadata, read),
+      signal: options?.signal,
+    };
+  }
+}
+
+function artifactIdOf(memory: MemorySelector): string {
+  return typeof memory === 'string' ? memory : (memory.artifactId ?? '');
+}

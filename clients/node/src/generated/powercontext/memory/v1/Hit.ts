@@ -1,0 +1,38 @@
+// Original file: powercontext/memory/v1/types.proto
+
+import type { ArtifactRef as _powercontext_memory_v1_ArtifactRef, ArtifactRef__Output as _powercontext_memory_v1_ArtifactRef__Output } from '../../../powercontext/memory/v1/ArtifactRef';
+import type { SearchChannel as _powercontext_memory_v1_SearchChannel, SearchChannel__Output as _powercontext_memory_v1_SearchChannel__Output } from '../../../powercontext/memory/v1/SearchChannel';
+
+/**
+ * One search result; memory_ref + entry_id + entry_version_id is a valid Citation.
+ */
+export interface Hit {
+  'memoryRef'?: (_powercontext_memory_v1_ArtifactRef | null);
+  'entryId'?: (string);
+  'entryVersionId'?: (string);
+  'entryContentHash'?: (string);
+  'kind'?: (string);
+  'text'?: (string);
+  /**
+   * Reciprocal rank fusion score (k = 60). Helpful, not authoritative.
+   */
+  'score'?: (number | string);
+  'matchedBy'?: (_powercontext_memory_v1_SearchChannel)[];
+}
+
+/**
+ * One search result; memory_ref + entry_id + entry_version_id is a valid Citation.
+ */
+export interface Hit__Output {
+  'memoryRef': (_powercontext_memory_v1_ArtifactRef__Output | null);
+  'entryId': (string);
+  'entryVersionId': (string);
+  'entryContentHash': (string);
+  'kind': (string);
+  'text': (string);
+  /**
+   * Reciprocal rank fusion score (k = 60). Helpful, not authoritative.
+   */
+  'score': (number);
+  'matchedBy': (_powercontext_memory_v1_SearchChannel__Output)[];
+}

@@ -1,0 +1,18 @@
+// Original file: powercontext/memory/v1/memory_service.proto
+
+import type { ArtifactRef as _powercontext_memory_v1_ArtifactRef, ArtifactRef__Output as _powercontext_memory_v1_ArtifactRef__Output } from '../../../powercontext/memory/v1/ArtifactRef';
+import type { MemoryChange as _powercontext_memory_v1_MemoryChange, MemoryChange__Output as _powercontext_memory_v1_MemoryChange__Output } from '../../../powercontext/memory/v1/MemoryChange';
+
+export interface OrganizeResponse {
+  'memory'?: (_powercontext_memory_v1_ArtifactRef | null);
+  'changed'?: (boolean);
+  'contentHash'?: (string);
+  'changes'?: (_powercontext_memory_v1_MemoryChange)[];
+}
+
+export interface OrganizeResponse__Output {
+  'memory': (_powercontext_memory_v1_ArtifactRef__Output | null);
+  'changed': (boolean);
+  'contentHash': (string);
+  'changes': (_powercontext_memory_v1_MemoryChange__Output)[];
+}
