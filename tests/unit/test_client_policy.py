@@ -22,8 +22,10 @@ from google.protobuf.any_pb2 import Any as AnyPb
 from google.rpc import error_details_pb2, status_pb2
 
 from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import types_pb2 as types
 from powercontext_client import (
     AsyncClient,
+    Cancelled,
     ClientConfig,
     DeadlineExceeded,
     InternalError,
@@ -41,6 +43,40 @@ SERVICE = "powercontext.memory.v1.MemoryService"
 Answer = Callable[[grpc.aio.ServicerContext], Any]
 
 
+def _revision(memory_id: str, revision: int) -> pb.ChangesResponse:
+    return pb.ChangesResponse(
+        revision=pb.RevisionChanges(
+            memory_ref=types.ArtifactRef(artifact_id=memory_id, revision=revision)
+        )
+    )
+
+
+class FlakyFeed:
+    """A Changes follow stream that breaks twice the way a restarting server does: ended with
+    UNAVAILABLE/SHUTTING_DOWN after revision 1, then CANCELLED (what a draining server answers
+    to a call that arrives), then served again from where the caller asks."""
+
+    def __init__(self) -> None:
+        self.since: list[int] = []
+
+    async def changes(
+        self, request: pb.ChangesRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.ChangesResponse]:
+        memory_id = request.memory.artifact_id
+        self.since.append(request.since_revision)
+        attempt = len(self.since)
+        if attempt == 1:
+            yield _revision(memory_id, 1)
+            await _error(grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN", resumeSinceRevision="1")(
+                context
+            )
+        if attempt == 2:
+            await context.abort(grpc.StatusCode.CANCELLED, "server is shutting down")
+        for revision in range(1, 4):  # revision 1 again: the client must drop the duplicate
+            yield _revision(memory_id, revision)
+        await asyncio.Event().wait()  # then idle, like a live follow stream
+
+
 @dataclass
 class StandIn:
     """Answers GetCapabilities and Remember with whatever `answer` does; records each call."""
@@ -48,6 +84,7 @@ class StandIn:
     port: int = 0
     answer: Answer | None = None
     calls: list[tuple[str, dict[str, str], float | None]] = field(default_factory=list)
+    feed: FlakyFeed = field(default_factory=FlakyFeed)
 
     def handler(self, method: str, response: Any) -> grpc.RpcMethodHandler:
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -96,6 +133,11 @@ async def _serve(
                         "GetCapabilities", pb.GetCapabilitiesResponse()
                     ),
                     "Remember": stand_in.handler("Remember", pb.RememberResponse(changed=True)),
+                    "Changes": grpc.unary_stream_rpc_method_handler(
+                        stand_in.feed.changes,
+                        request_deserializer=pb.ChangesRequest.FromString,
+                        response_serializer=pb.ChangesResponse.SerializeToString,
+                    ),
                 },
             ),
         )
@@ -146,6 +188,32 @@ async def test_a_read_succeeds_once_the_database_is_back(stand_in: StandIn) -> N
     async with _client(stand_in) as client:
         await client.capabilities()
     assert len(stand_in.calls) == 3
+
+
+async def test_follow_resumes_after_shutting_down_and_cancelled(stand_in: StandIn) -> None:
+    async with _client(stand_in) as client:
+        follower = client.follow("mem_art_x")
+        revisions = [(await asyncio.wait_for(anext(follower), 10)).memory_ref.revision]
+        revisions += [(await asyncio.wait_for(anext(follower), 10)).memory_ref.revision]
+        revisions += [(await asyncio.wait_for(anext(follower), 10)).memory_ref.revision]
+        await follower.aclose()  # type: ignore[attr-defined]
+    assert revisions == [1, 2, 3]  # no gap, no duplicate
+    assert stand_in.feed.since == [0, 1, 1]  # each reconnection from the last one delivered
+
+
+async def test_a_read_cancelled_by_a_draining_server_is_sent_again(stand_in: StandIn) -> None:
+    async def cancelled_once(context: grpc.aio.ServicerContext) -> None:
+        if len(stand_in.calls) == 1:
+            await context.abort(grpc.StatusCode.CANCELLED, "server is shutting down")
+
+    stand_in.answer = cancelled_once
+    async with _client(stand_in) as client:
+        await client.capabilities()
+        assert len(stand_in.calls) == 2
+        stand_in.calls.clear()
+        with pytest.raises(Cancelled):  # a write's outcome is unknown: never sent twice
+            await client.remember(None, [new_entry("fact", "x")])
+    assert len(stand_in.calls) == 1
 
 
 async def test_every_call_has_a_deadline_and_the_token(stand_in: StandIn) -> None:

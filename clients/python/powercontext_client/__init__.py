@@ -16,6 +16,7 @@ from .aio import AsyncClient
 from .config import ClientConfig, TlsConfig
 from .core import Change, WriteRequest, WriteResponse
 from .errors import (
+    Cancelled,
     CapabilityNotSupported,
     CitationMismatch,
     DataLoss,
@@ -37,6 +38,7 @@ from .sync import Client
 __all__ = [
     "AsyncClient",
     "Backoff",
+    "Cancelled",
     "CapabilityNotSupported",
     "Change",
     "CitationMismatch",

@@ -27,7 +27,7 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
 from .config import ClientConfig
-from .errors import InternalError, RevisionConflict, Unavailable, from_rpc_error
+from .errors import InternalError, RevisionConflict, from_rpc_error, retryable
 from .requests import as_ref, ref
 from .retry import Backoff
 from .transport import Transport
@@ -96,7 +96,7 @@ class ClientCore:
                 delay = next(delays)
                 retry = (
                     read
-                    and isinstance(error, Unavailable)
+                    and retryable(error)
                     and attempt < READ_ATTEMPTS
                     and (deadline is None or time.monotonic() + delay < deadline)
                 )
@@ -261,7 +261,7 @@ class ClientCore:
                 return [r.revision async for r in stream if r.HasField("revision")]
             except grpc.RpcError as rpc_error:
                 error = from_rpc_error(rpc_error)
-                if not isinstance(error, Unavailable) or attempt == READ_ATTEMPTS:
+                if not retryable(error) or attempt == READ_ATTEMPTS:
                     raise error from rpc_error
             await self._transport.sleep(next(delays))
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -318,7 +318,7 @@ class ClientCore:
                 )
             except grpc.RpcError as rpc_error:
                 error = from_rpc_error(rpc_error)
-                if not isinstance(error, Unavailable):
+                if not retryable(error):
                     raise error from rpc_error
                 now = time.monotonic()
                 failing_since = failing_since or now

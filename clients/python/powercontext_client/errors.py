@@ -14,6 +14,8 @@ family you can act on, or the base class:
     │   └── CapabilityNotSupported     e.g. vector search without a model; .capability
     ├── DataLoss                       stored bytes do not match their hash
     ├── Unavailable                    retry later; .resume_since_revision on a shut-down stream
+    ├── Cancelled                      the call was cancelled on the server's side (a server
+    │                                  draining for shutdown cancels calls that arrive)
     ├── DeadlineExceeded               the deadline passed: a write's outcome is unknown, so
     │                                  re-read the head before re-applying it
     ├── PermissionDenied               the token may not do this (scope, memory allow-list)
@@ -122,6 +124,10 @@ class Unavailable(PowerContextError):
         return self._int("resumeSinceRevision")
 
 
+class Cancelled(PowerContextError):
+    pass
+
+
 class DeadlineExceeded(PowerContextError):
     pass
 
@@ -146,6 +152,7 @@ _BY_CODE: dict[grpc.StatusCode, type[PowerContextError]] = {
     grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
     grpc.StatusCode.DATA_LOSS: DataLoss,
     grpc.StatusCode.UNAVAILABLE: Unavailable,
+    grpc.StatusCode.CANCELLED: Cancelled,
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
     grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
     grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
@@ -175,6 +182,12 @@ def unpack_detail(status: status_pb2.Status | None, message_type: type[Any]) -> 
             detail.Unpack(message)
             return message
     return None
+
+
+def retryable(error: PowerContextError) -> bool:
+    """Safe to send again when the call changes nothing: the server was not there, was going
+    away, or its database was (UNAVAILABLE), or it cancelled the call while draining."""
+    return isinstance(error, Unavailable | Cancelled)
 
 
 def error_info(rpc_error: grpc.RpcError) -> tuple[str, dict[str, str]]:

@@ -21,6 +21,7 @@ from .._version import __version__
 from ..aio import AsyncClient
 from ..config import ENV_ENDPOINT, ENV_TIMEOUT, ENV_TOKEN, ClientConfig, TlsConfig
 from ..errors import (
+    Cancelled,
     DataLoss,
     DeadlineExceeded,
     FailedPrecondition,
@@ -44,6 +45,7 @@ EXIT_CODES: dict[type[PowerContextError], int] = {
     FailedPrecondition: 5,
     DataLoss: 6,
     Unavailable: 7,
+    Cancelled: 7,
     DeadlineExceeded: 7,
     PermissionDenied: 8,
     Unauthenticated: 8,
