@@ -44,9 +44,13 @@ def server_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 @contextlib.contextmanager
 def serve_process(
-    database: str | Path, *args: str, env: Mapping[str, str] | None = None
+    database: str | Path,
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    server_command: str = SERVER_COMMAND,
 ) -> Iterator[Served]:
-    command = [SERVER_COMMAND, "serve", "--listen", "127.0.0.1:0"]
+    """`server_command serve` on a free port (the last --listen in `args` wins)."""
+    command = [server_command, "serve", "--listen", "127.0.0.1:0"]
     proc = subprocess.Popen(
         [*command, "--database", str(database), *args],
         cwd=Path(database).parent if not str(database).startswith("oceanbase:") else "/",

@@ -188,25 +188,31 @@ def _observability_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"log lines on stderr as text or one JSON object per line (env {ENV_LOG_FORMAT}, "
         "default text)",
     )
-    parser.add_argument(
+    _switch(
+        parser,
         "--access-log",
-        type=boolean,
-        nargs="?",
-        const=True,
-        default=os.environ.get(ENV_ACCESS_LOG, "false"),
-        metavar="BOOL",
-        help="log one INFO line per call: method, status code, duration, request id "
-        f"(env {ENV_ACCESS_LOG}=1, default off)",
+        ENV_ACCESS_LOG,
+        "log one INFO line per call: method, status code, duration, request id",
     )
-    parser.add_argument(
+    _switch(
+        parser,
         "--otel",
+        ENV_OTEL,
+        "trace every RPC with OpenTelemetry (needs the otel extra); exporter, service name and "
+        "sampler from the standard OTEL_* variables",
+    )
+
+
+def _switch(parser: argparse.ArgumentParser, flag: str, env: str, help: str) -> None:
+    """An off-by-default flag that the environment can turn on (`env`=1/true/yes/on)."""
+    parser.add_argument(
+        flag,
         type=boolean,
         nargs="?",
         const=True,
-        default=os.environ.get(ENV_OTEL, "false"),
+        default=os.environ.get(env, "false"),
         metavar="BOOL",
-        help="trace every RPC with OpenTelemetry (needs the otel extra); exporter, service "
-        f"name and sampler from the standard OTEL_* variables (env {ENV_OTEL}=1, default off)",
+        help=f"{help} (env {env}=1, default off)",
     )
 
 

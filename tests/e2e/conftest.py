@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -15,14 +17,21 @@ from powercontext_memory.transport.server import RunningServer, start_server
 PROGRESS_INTERVAL = 0.2
 
 
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
-    service = await open_service(tmp_path / "memory.sqlite3", progress_interval=PROGRESS_INTERVAL)
-    running = await start_server(service, "127.0.0.1:0")
+@contextlib.asynccontextmanager
+async def running_server(database: Path, **start_options: Any) -> AsyncIterator[RunningServer]:
+    """A server on 127.0.0.1:0 over `database`, started with `start_options`, always stopped."""
+    service = await open_service(database, progress_interval=PROGRESS_INTERVAL)
+    running = await start_server(service, "127.0.0.1:0", **start_options)
     try:
         yield running
     finally:
         await running.stop(grace=1.0)  # idempotent: some tests stop it themselves
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
+    async with running_server(tmp_path / "memory.sqlite3") as running:
+        yield running
 
 
 @pytest.fixture

@@ -16,9 +16,10 @@ import pytest
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
-from powercontext_memory.app import open_service
 from powercontext_memory.logs import log_handler
-from powercontext_memory.transport.server import SERVICE_NAME, RunningServer, start_server
+from powercontext_memory.transport.server import SERVICE_NAME, RunningServer
+
+from .conftest import running_server
 
 Stub = pb_grpc.MemoryServiceStub
 KEY = "x-request-id"
@@ -27,12 +28,8 @@ KEY = "x-request-id"
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
     """The e2e server (conftest), with access lines on."""
-    service = await open_service(tmp_path / "memory.sqlite3", progress_interval=0.2)
-    running = await start_server(service, "127.0.0.1:0", access_log=True)
-    try:
+    async with running_server(tmp_path / "memory.sqlite3", access_log=True) as running:
         yield running
-    finally:
-        await running.stop(grace=1.0)
 
 
 def echoed(metadata: Any) -> str:

@@ -16,13 +16,14 @@ from opentelemetry.trace import SpanKind, StatusCode
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
-from powercontext_memory.app import open_service
-from powercontext_memory.transport.server import SERVICE_NAME, RunningServer, start_server
+from powercontext_memory.transport.server import SERVICE_NAME, RunningServer
 from powercontext_memory.transport.tracing import (
     REQUEST_ID_ATTRIBUTE,
     OtelTracer,
     tracer_provider_from_env,
 )
+
+from .conftest import running_server
 
 Stub = pb_grpc.MemoryServiceStub
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -38,12 +39,9 @@ def exporter() -> InMemorySpanExporter:
 async def traced(tmp_path: Path, exporter: InMemorySpanExporter) -> AsyncIterator[RunningServer]:
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    service = await open_service(tmp_path / "memory.sqlite3", progress_interval=0.2)
-    running = await start_server(service, "127.0.0.1:0", tracer=OtelTracer(provider))
-    try:
+    tracer = OtelTracer(provider)
+    async with running_server(tmp_path / "memory.sqlite3", tracer=tracer) as running:
         yield running
-    finally:
-        await running.stop(grace=1.0)
 
 
 @pytest.fixture

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import select
-import signal
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
-from ..serving import EXIT_TIMEOUT, SERVING_LINE, STARTUP_TIMEOUT, server_env
+from ..serving import Served, serve_process, server_env
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = ROOT / "requirements.txt"  # constraints: the same versions `make` installs
@@ -90,35 +88,9 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
-@contextlib.contextmanager
-def _serving(venv: Path, database: Path) -> Iterator[int]:
-    """`serve` from the venv on a free port; yields the port, then SIGTERM must exit 0."""
-    command = [str(venv / "bin" / "powercontext-memory"), "serve", "--listen", "127.0.0.1:0"]
-    proc = subprocess.Popen(
-        [*command, "--database", str(database)],
-        cwd=database.parent,
-        env=server_env(),
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    try:
-        ready, _, _ = select.select([proc.stdout], [], [], STARTUP_TIMEOUT)
-        assert ready, "server printed nothing"
-        line = proc.stdout.readline()
-        match = SERVING_LINE.match(line)
-        assert match, f"unexpected startup line {line!r} (exit code {proc.poll()})"
-        yield int(match[1])
-    finally:  # never leave it behind, whatever happened
-        proc.send_signal(signal.SIGTERM)
-        try:
-            code = proc.wait(timeout=EXIT_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            code = None
-        proc.stdout.close()
-    assert code == 0, f"server exited with {code}"
+def _serving(venv: Path, database: Path) -> contextlib.AbstractContextManager[Served]:
+    """`serve` from the venv on a free port; SIGTERM must end it with exit code 0."""
+    return serve_process(database, server_command=str(venv / "bin" / "powercontext-memory"))
 
 
 def test_wheel_ships_the_data_files(wheel: Path) -> None:
@@ -143,8 +115,8 @@ def test_installed_server_starts_without_the_extras(venv: Path, tmp_path: Path) 
     probe = "import importlib.util as u; print([m for m in ('onnxruntime', 'asyncmy', "
     probe += "'opentelemetry') if u.find_spec(m)])"
     assert _run([python, "-c", probe], tmp_path, server_env()).stdout.strip() == "[]"
-    with _serving(venv, tmp_path / "m.sqlite3") as port:
-        reply = _run([python, "-c", CLIENT, f"127.0.0.1:{port}"], tmp_path, server_env())
+    with _serving(venv, tmp_path / "m.sqlite3") as served:
+        reply = _run([python, "-c", CLIENT, f"127.0.0.1:{served.port}"], tmp_path, server_env())
     assert reply.stdout.split() == ["SERVING", "1", "True"]
 
 
@@ -152,8 +124,8 @@ def test_installed_client_cli_runs_and_checks_health(venv: Path, tmp_path: Path)
     # The container's HEALTHCHECK is exactly this command.
     client = str(venv / "bin" / "powercontext")
     assert "health" in _run([client, "--help"], tmp_path, server_env()).stdout
-    with _serving(venv, tmp_path / "m.sqlite3") as port:
-        env = server_env({"POWERCONTEXT_ENDPOINT": f"127.0.0.1:{port}"})
+    with _serving(venv, tmp_path / "m.sqlite3") as served:
+        env = server_env({"POWERCONTEXT_ENDPOINT": f"127.0.0.1:{served.port}"})
         _run([client, "health", "--timeout", "3"], tmp_path, env)
     down = subprocess.run(
         [client, "health", "--timeout", "3"], cwd=tmp_path, env=env, capture_output=True, timeout=30

@@ -41,11 +41,16 @@ class Transport(Protocol):
     async def close(self) -> None: ...
 
 
-class AioTransport:
+class _Stubs:
+    def __init__(self, channel: Any) -> None:
+        self.channel = channel
+        self.stub = pb_grpc.MemoryServiceStub(channel)
+        self.health = health_pb2_grpc.HealthStub(channel)
+
+
+class AioTransport(_Stubs):
     def __init__(self, config: ClientConfig) -> None:
-        self.channel = aio_channel(config)
-        self.stub = pb_grpc.MemoryServiceStub(self.channel)
-        self.health = health_pb2_grpc.HealthStub(self.channel)
+        super().__init__(aio_channel(config))
 
     async def unary(
         self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
@@ -69,11 +74,9 @@ class AioTransport:
         await self.channel.close()
 
 
-class SyncTransport:
+class SyncTransport(_Stubs):
     def __init__(self, config: ClientConfig) -> None:
-        self.channel = sync_channel(config)
-        self.stub = pb_grpc.MemoryServiceStub(self.channel)
-        self.health = health_pb2_grpc.HealthStub(self.channel)
+        super().__init__(sync_channel(config))
 
     async def unary(
         self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
