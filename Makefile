@@ -72,4 +72,4 @@ verify: $(VENV)/.runtime
 	$(BIN)/powercontext-memory verify --database $(DB)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache $(SEEKDB_DIR)
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache $(SEEKDB_DIR) $(NODE_CLIENT)/node_modules $(NODE_CLIENT)/dist
