@@ -80,7 +80,8 @@ class ClientCore:
         return None if seconds is None else time.monotonic() + seconds
 
     async def _call(self, method: Any, request: Any, *, timeout: float | None, read: bool) -> Any:
-        """One unary call; reads are re-sent after UNAVAILABLE while the deadline allows."""
+        """One unary call; reads are re-sent after a retryable failure (errors.retryable)
+        while the deadline allows."""
         deadline = self._deadline(timeout)
         delays = self._backoff.delays()
         for attempt in range(1, READ_ATTEMPTS + 1 if read else 2):
@@ -277,10 +278,10 @@ class ClientCore:
         """Every revision after `since` (0: the whole history), then each new one as it is
         committed, in order, forever.
 
-        When the stream breaks (server restart, SHUTTING_DOWN, network) it is reopened from
-        the last revision delivered here, with jittered backoff: no revision is skipped or
-        repeated. After `reconnect_for` seconds of failures without a message in between, the
-        last Unavailable is raised (None: retry forever). Other errors (NOT_FOUND, …) raise at
+        When the stream breaks (server restart, SHUTTING_DOWN, CANCELLED by a draining server,
+        network) it is reopened from the last revision delivered here, with jittered backoff:
+        no revision is skipped or repeated. After `reconnect_for` seconds of failures without a
+        message in between, the last failure is raised (None: retry forever). Other errors (NOT_FOUND, …) raise at
         once. Idle progress messages go to `on_progress`, if given.
         """
         last = since
