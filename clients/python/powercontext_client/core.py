@@ -281,8 +281,8 @@ class ClientCore:
         When the stream breaks (server restart, SHUTTING_DOWN, CANCELLED by a draining server,
         network) it is reopened from the last revision delivered here, with jittered backoff:
         no revision is skipped or repeated. After `reconnect_for` seconds of failures without a
-        message in between, the last failure is raised (None: retry forever). Other errors (NOT_FOUND, …) raise at
-        once. Idle progress messages go to `on_progress`, if given.
+        message in between, the last failure is raised (None: retry forever). Other errors
+        (NOT_FOUND, …) raise at once. Idle progress messages go to `on_progress`, if given.
         """
         last = since
         failing_since: float | None = None
