@@ -155,6 +155,10 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "mode": {
                       "type": "RememberMode",
                       "id": 5
+                    },
+                    "requestId": {
+                      "type": "string",
+                      "id": 6
                     }
                   }
                 },
@@ -233,6 +237,10 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                       "options": {
                         "proto3_optional": true
                       }
+                    },
+                    "requestId": {
+                      "type": "string",
+                      "id": 4
                     }
                   }
                 },
@@ -281,6 +289,10 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                       "options": {
                         "proto3_optional": true
                       }
+                    },
+                    "requestId": {
+                      "type": "string",
+                      "id": 4
                     }
                   }
                 },
@@ -322,6 +334,10 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                       "rule": "repeated",
                       "type": "OrganizeStep",
                       "id": 2
+                    },
+                    "requestId": {
+                      "type": "string",
+                      "id": 3
                     }
                   }
                 },

@@ -86,18 +86,20 @@ class GetSourceResponse(_message.Message):
     def __init__(self, source: _Optional[_Union[_types_pb2.Source, _Mapping]] = ...) -> None: ...
 
 class RememberRequest(_message.Message):
-    __slots__ = ("memory", "sources", "artifacts", "entries", "mode")
+    __slots__ = ("memory", "sources", "artifacts", "entries", "mode", "request_id")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     SOURCES_FIELD_NUMBER: _ClassVar[int]
     ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     ENTRIES_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     memory: _types_pb2.ArtifactRef
     sources: _containers.RepeatedCompositeFieldContainer[_types_pb2.SourceRef]
     artifacts: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
     entries: _containers.RepeatedCompositeFieldContainer[_types_pb2.EntryInput]
     mode: RememberMode
-    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., sources: _Optional[_Iterable[_Union[_types_pb2.SourceRef, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryInput, _Mapping]]] = ..., mode: _Optional[_Union[RememberMode, str]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., sources: _Optional[_Iterable[_Union[_types_pb2.SourceRef, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryInput, _Mapping]]] = ..., mode: _Optional[_Union[RememberMode, str]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class EntryResult(_message.Message):
     __slots__ = ("outcome", "entry_id", "entry_version_id")
@@ -124,14 +126,16 @@ class RememberResponse(_message.Message):
     def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[EntryResult, _Mapping]]] = ...) -> None: ...
 
 class ForgetRequest(_message.Message):
-    __slots__ = ("memory", "entries", "reason")
+    __slots__ = ("memory", "entries", "reason", "request_id")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     ENTRIES_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     memory: _types_pb2.ArtifactRef
     entries: _containers.RepeatedCompositeFieldContainer[_types_pb2.EntryRef]
     reason: str
-    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryRef, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryRef, _Mapping]]] = ..., reason: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class ForgetResponse(_message.Message):
     __slots__ = ("memory", "changed", "content_hash", "changes")
@@ -146,14 +150,16 @@ class ForgetResponse(_message.Message):
     def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ...) -> None: ...
 
 class ReactivateRequest(_message.Message):
-    __slots__ = ("memory", "entries", "reason")
+    __slots__ = ("memory", "entries", "reason", "request_id")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     ENTRIES_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     memory: _types_pb2.ArtifactRef
     entries: _containers.RepeatedCompositeFieldContainer[_types_pb2.EntryRef]
     reason: str
-    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryRef, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryRef, _Mapping]]] = ..., reason: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class ReactivateResponse(_message.Message):
     __slots__ = ("memory", "changed", "content_hash", "changes")
@@ -168,12 +174,14 @@ class ReactivateResponse(_message.Message):
     def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ...) -> None: ...
 
 class OrganizeRequest(_message.Message):
-    __slots__ = ("memory", "steps")
+    __slots__ = ("memory", "steps", "request_id")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     memory: _types_pb2.ArtifactRef
     steps: _containers.RepeatedScalarFieldContainer[OrganizeStep]
-    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[OrganizeStep, str]]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[OrganizeStep, str]]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class OrganizeResponse(_message.Message):
     __slots__ = ("memory", "changed", "content_hash", "changes")

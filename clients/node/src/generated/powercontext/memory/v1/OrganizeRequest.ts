@@ -12,6 +12,13 @@ export interface OrganizeRequest {
    * Empty: dedupe then normalize.
    */
   'steps'?: (_powercontext_memory_v1_OrganizeStep)[];
+  /**
+   * Idempotency key (AIP-155), e.g. a UUID4; at most 128 ASCII characters. A retry with the
+   * same id and the same request returns the first outcome, even if the head has moved since;
+   * the same id with a different request is refused (ALREADY_EXISTS, REQUEST_ID_REUSED).
+   * Outcomes are kept for 24 hours (see the README).
+   */
+  'requestId'?: (string);
 }
 
 export interface OrganizeRequest__Output {
@@ -23,4 +30,11 @@ export interface OrganizeRequest__Output {
    * Empty: dedupe then normalize.
    */
   'steps': (_powercontext_memory_v1_OrganizeStep__Output)[];
+  /**
+   * Idempotency key (AIP-155), e.g. a UUID4; at most 128 ASCII characters. A retry with the
+   * same id and the same request returns the first outcome, even if the head has moved since;
+   * the same id with a different request is refused (ALREADY_EXISTS, REQUEST_ID_REUSED).
+   * Outcomes are kept for 24 hours (see the README).
+   */
+  'requestId': (string);
 }

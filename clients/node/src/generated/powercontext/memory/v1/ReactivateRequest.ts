@@ -13,6 +13,13 @@ export interface ReactivateRequest {
    */
   'entries'?: (_powercontext_memory_v1_EntryRef)[];
   'reason'?: (string);
+  /**
+   * Idempotency key (AIP-155), e.g. a UUID4; at most 128 ASCII characters. A retry with the
+   * same id and the same request returns the first outcome, even if the head has moved since;
+   * the same id with a different request is refused (ALREADY_EXISTS, REQUEST_ID_REUSED).
+   * Outcomes are kept for 24 hours (see the README).
+   */
+  'requestId'?: (string);
   '_reason'?: "reason";
 }
 
@@ -26,5 +33,12 @@ export interface ReactivateRequest__Output {
    */
   'entries': (_powercontext_memory_v1_EntryRef__Output)[];
   'reason'?: (string);
+  /**
+   * Idempotency key (AIP-155), e.g. a UUID4; at most 128 ASCII characters. A retry with the
+   * same id and the same request returns the first outcome, even if the head has moved since;
+   * the same id with a different request is refused (ALREADY_EXISTS, REQUEST_ID_REUSED).
+   * Outcomes are kept for 24 hours (see the README).
+   */
+  'requestId': (string);
   '_reason'?: "reason";
 }

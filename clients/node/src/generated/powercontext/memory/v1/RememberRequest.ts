@@ -17,6 +17,13 @@ export interface RememberRequest {
   'artifacts'?: (_powercontext_memory_v1_ArtifactRef)[];
   'entries'?: (_powercontext_memory_v1_EntryInput)[];
   'mode'?: (_powercontext_memory_v1_RememberMode);
+  /**
+   * Idempotency key (AIP-155), e.g. a UUID4; at most 128 ASCII characters. A retry with the
+   * same id and the same request returns the first outcome, even if the head has moved since;
+   * the same id with a different request is refused (ALREADY_EXISTS, REQUEST_ID_REUSED).
+   * Outcomes are kept for 24 hours (see the README).
+   */
+  'requestId'?: (string);
 }
 
 export interface RememberRequest__Output {
@@ -31,4 +38,11 @@ export interface RememberRequest__Output {
   'artifacts': (_powercontext_memory_v1_ArtifactRef__Output)[];
   'entries': (_powercontext_memory_v1_EntryInput__Output)[];
   'mode': (_powercontext_memory_v1_RememberMode__Output);
+  /**
+   * Idempotency key (AIP-155), e.g. a UUID4; at most 128 ASCII characters. A retry with the
+   * same id and the same request returns the first outcome, even if the head has moved since;
+   * the same id with a different request is refused (ALREADY_EXISTS, REQUEST_ID_REUSED).
+   * Outcomes are kept for 24 hours (see the README).
+   */
+  'requestId': (string);
 }
