@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .backends.database import DatabaseMemoryBackend, ReadSession
-from .backends.vector_index import valid_vector
-from .domain.errors import FailedPreconditionError
-from .domain.models import ArtifactRef, EntryState
-from .memory import MemoryService, embed_checked
+from ..backends.database import DatabaseMemoryBackend, ReadSession
+from ..backends.vector_index import valid_vector
+from ..domain.errors import FailedPreconditionError
+from ..domain.models import ArtifactRef, EntryState
+from ..memory import MemoryService, embed_checked
 
 EMBED_BATCH = 256
 
