@@ -1,0 +1,1 @@
+"""Who is calling and what they may do (tokens, scopes), and what content is refused (secrets)."""
