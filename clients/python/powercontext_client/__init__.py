@@ -16,6 +16,7 @@ from .aio import AsyncClient
 from .config import ClientConfig, TlsConfig
 from .core import Change, WriteRequest, WriteResponse
 from .errors import (
+    AlreadyExists,
     Cancelled,
     CapabilityNotSupported,
     CitationMismatch,
@@ -27,6 +28,7 @@ from .errors import (
     NotFound,
     PermissionDenied,
     PowerContextError,
+    ResourceExhausted,
     RevisionConflict,
     Unauthenticated,
     Unavailable,
@@ -55,6 +57,8 @@ __all__ = [
     "RevisionConflict",
     "TlsConfig",
     "Unauthenticated",
+    "ResourceExhausted",
+    "AlreadyExists",
     "Unavailable",
     "WriteRequest",
     "WriteResponse",

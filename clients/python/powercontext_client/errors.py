@@ -20,6 +20,8 @@ family you can act on, or the base class:
     │                                  re-read the head before re-applying it
     ├── PermissionDenied               the token may not do this (scope, memory allow-list)
     ├── Unauthenticated                missing, unknown or expired token
+    ├── ResourceExhausted              a server limit (open streams, ...); retry later
+    ├── AlreadyExists                  e.g. a request id reused for a different request
     └── InternalError                  a server bug, or a status this client does not know
 
 The gRPC status code picks the family; for NOT_FOUND and FAILED_PRECONDITION the ErrorInfo
@@ -140,6 +142,14 @@ class Unauthenticated(PowerContextError):
     pass
 
 
+class ResourceExhausted(PowerContextError):
+    pass
+
+
+class AlreadyExists(PowerContextError):
+    pass
+
+
 class InternalError(PowerContextError):
     pass
 
@@ -156,6 +166,8 @@ _BY_CODE: dict[grpc.StatusCode, type[PowerContextError]] = {
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
     grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
     grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhausted,
+    grpc.StatusCode.ALREADY_EXISTS: AlreadyExists,
 }
 _BY_REASON: dict[str, type[PowerContextError]] = {
     "CITATION_MISMATCH": CitationMismatch,

@@ -10,7 +10,11 @@ status code in one table (transport/errors.py). Anything else that escapes is a 
     ├── FailedPreconditionError              valid input, wrong state (stale entry, not head)
     │   └── CapabilityNotSupportedError      mode/feature not available in this deployment
     ├── DataLossError                        stored bytes do not match their hash
-    └── UnavailableError                     shutting down
+    ├── UnavailableError                     shutting down, database unreachable or too slow
+    ├── UnauthenticatedError                 no, unknown, revoked or expired token
+    ├── PermissionDeniedError                the token lacks the scope or the memory
+    ├── ResourceExhaustedError               a limit (open streams, ...) is reached
+    └── AlreadyExistsError                   e.g. a request id reused for another request
 """
 
 from __future__ import annotations
@@ -112,3 +116,19 @@ class DataLossError(MemoryServiceError):
 
 class UnavailableError(MemoryServiceError):
     default_reason = "UNAVAILABLE"
+
+
+class UnauthenticatedError(MemoryServiceError):
+    default_reason = "UNAUTHENTICATED"
+
+
+class PermissionDeniedError(MemoryServiceError):
+    default_reason = "PERMISSION_DENIED"
+
+
+class ResourceExhaustedError(MemoryServiceError):
+    default_reason = "RESOURCE_EXHAUSTED"
+
+
+class AlreadyExistsError(MemoryServiceError):
+    default_reason = "ALREADY_EXISTS"

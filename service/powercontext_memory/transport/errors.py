@@ -22,13 +22,17 @@ from google.protobuf.any_pb2 import Any as AnyPb
 from google.rpc import error_details_pb2, status_pb2
 
 from ..domain.errors import (
+    AlreadyExistsError,
     CapabilityNotSupportedError,
     DataLossError,
     FailedPreconditionError,
     InvalidArgumentError,
     MemoryServiceError,
     NotFoundError,
+    PermissionDeniedError,
+    ResourceExhaustedError,
     RevisionConflictError,
+    UnauthenticatedError,
     UnavailableError,
 )
 from ..logs import current_request
@@ -51,6 +55,10 @@ STATUS_CODES: dict[type[MemoryServiceError], grpc.StatusCode] = {
     FailedPreconditionError: grpc.StatusCode.FAILED_PRECONDITION,
     DataLossError: grpc.StatusCode.DATA_LOSS,
     UnavailableError: grpc.StatusCode.UNAVAILABLE,
+    UnauthenticatedError: grpc.StatusCode.UNAUTHENTICATED,
+    PermissionDeniedError: grpc.StatusCode.PERMISSION_DENIED,
+    ResourceExhaustedError: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    AlreadyExistsError: grpc.StatusCode.ALREADY_EXISTS,
 }
 
 

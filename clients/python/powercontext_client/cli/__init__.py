@@ -21,6 +21,7 @@ from .._version import __version__
 from ..aio import AsyncClient
 from ..config import ENV_ENDPOINT, ENV_TIMEOUT, ENV_TOKEN, ClientConfig, TlsConfig
 from ..errors import (
+    AlreadyExists,
     Cancelled,
     DataLoss,
     DeadlineExceeded,
@@ -29,6 +30,7 @@ from ..errors import (
     NotFound,
     PermissionDenied,
     PowerContextError,
+    ResourceExhausted,
     RevisionConflict,
     Unauthenticated,
     Unavailable,
@@ -49,6 +51,8 @@ EXIT_CODES: dict[type[PowerContextError], int] = {
     DeadlineExceeded: 7,
     PermissionDenied: 8,
     Unauthenticated: 8,
+    ResourceExhausted: 7,
+    AlreadyExists: 9,
 }
 EXIT_INTERRUPTED = 130
 
