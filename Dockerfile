@@ -4,7 +4,8 @@
 #
 #   docker build -t powercontext-memory .                          # SQLite + OceanBase, no model
 #   docker build --build-arg EMBEDDING=minilm -t powercontext-memory:minilm .
-#   docker run -p 50051:50051 -v powercontext-data:/data powercontext-memory
+#   docker run -d --name memory -p 50051:50051 -v powercontext-data:/data powercontext-memory
+#   docker exec memory powercontext-memory tokens create --name agents --scope write
 
 FROM python:3.11.14-slim-bookworm AS build
 
@@ -48,9 +49,14 @@ WORKDIR /data
 USER 10001:10001
 
 # Every interface inside the container; the HEALTHCHECK, a client in the container, asks
-# POWERCONTEXT_ENDPOINT (change both ports together).
+# POWERCONTEXT_ENDPOINT (change both ports together). Reachable from outside, so every call but
+# health needs a bearer token (POWERCONTEXT_AUTH=tokens), also before the first token exists:
+# make one with `docker exec CONTAINER powercontext-memory tokens create ...`. TLS: mount a
+# certificate and set POWERCONTEXT_SERVER_TLS_CERT / _KEY (and POWERCONTEXT_TLS_CA for the
+# HEALTHCHECK). Serving without tokens needs POWERCONTEXT_AUTH=none POWERCONTEXT_INSECURE=1.
 ENV POWERCONTEXT_DATABASE=/data/memory.sqlite3 \
     POWERCONTEXT_LISTEN=0.0.0.0:50051 \
+    POWERCONTEXT_AUTH=tokens \
     POWERCONTEXT_METRICS_LISTEN=0.0.0.0:9464 \
     POWERCONTEXT_EMBEDDING=$EMBEDDING \
     POWERCONTEXT_ENDPOINT=127.0.0.1:50051

@@ -57,6 +57,8 @@ proto: $(VENV)/.dev
 
 # The hybrid scenario embeds 100,000 entries with the real model: ~35 min on 2 cores.
 # Shorter: make bench BENCH_ARGS="--hybrid-size 10000"
+# The history replay (100 x Changes since 0 over 1,500 revisions on SQLite) adds ~2 min; skip
+# it with BENCH_ARGS="--history-revisions 0".
 BENCH_ARGS ?=
 bench: $(VENV)/.dev
 	$(BIN)/python -m bench $(BENCH_ARGS)

@@ -8,6 +8,11 @@
 created it. seekdb listens on every interface, so the first start replaces the empty root
 password with a random one (kept in DIR, mode 0600); the DSN printed carries it.
 
+The port is chosen once per DIR and kept there too, so the DSN a restart prints is the one
+saved before. When another process holds it, `start` says so and stops (`--new-port` takes a
+new one, and the DSN changes); `run`, whose DSN lives only as long as its command, moves on to
+a free port.
+
 `run` starts the server, runs the command with POWERCONTEXT_TEST_OCEANBASE_DSN set, and stops
 the server whatever the command's outcome; it exits with the command's status. The binary
 ships in the `pylibseekdb` wheel (requirements-dev.txt); without it this script fails loudly,
@@ -63,6 +68,56 @@ def _password_file(base: Path) -> Path:
     return base / "powercontext-seekdb.password"
 
 
+def _ports_file(base: Path) -> Path:
+    return base / "powercontext-seekdb.ports.json"
+
+
+def port_is_free(port: int) -> bool:
+    """Whether seekdb could listen on `port` (on every interface, as it does)."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as a listener does
+        try:
+            s.bind(("", port))
+        except OSError:
+            return False
+    return True
+
+
+def _free_port_besides(taken: int) -> int:
+    port = free_port()
+    while port == taken:
+        port = free_port()
+    return port
+
+
+def ports(base: Path, *, move_if_taken: bool = False) -> tuple[int, int]:
+    """(SQL port, RPC port) for a start on `base`: the ones of its earlier starts when free,
+    so a DSN saved from then still works; new ones on a new directory. A taken SQL port stops
+    the start with the reason, or, with `move_if_taken`, is replaced by a free one. (The RPC
+    port is internal to seekdb and moves silently.)"""
+    saved = _ports_file(base)
+    if not saved.exists():
+        port = free_port()
+        rpc_port = _free_port_besides(port)
+    else:
+        kept = json.loads(saved.read_text())
+        port, rpc_port = int(kept["port"]), int(kept["rpc_port"])
+        if not port_is_free(port):
+            if not move_if_taken:
+                raise SystemExit(
+                    f"port {port}, where the seekdb of {base} listened before, is taken by "
+                    "another process, so a DSN saved from an earlier start would not reach it. "
+                    f"Free the port (`ss -ltnp 'sport = :{port}'` shows who holds it) and start "
+                    "again, or start with --new-port to take another one (the DSN changes)."
+                )
+            print(f"port {port} of {base} is taken; using another one", file=sys.stderr)
+            port = _free_port_besides(rpc_port)
+        if not port_is_free(rpc_port) or rpc_port == port:
+            rpc_port = _free_port_besides(port)
+    saved.write_text(json.dumps({"port": port, "rpc_port": rpc_port}))
+    return port, rpc_port
+
+
 def _connect(port: int, password: str) -> object | None:
     import pymysql  # a dependency of pylibseekdb
 
@@ -102,13 +157,16 @@ def _secure(base: Path, port: int) -> str | None:
     return password
 
 
-def start(base: Path) -> str:
-    """Start a server on its own data directory (new or kept from an earlier start); return
-    its DSN (with the root password) once it answers."""
+def start(base: Path, *, move_if_taken: bool = False, new_port: bool = False) -> str:
+    """Start a server on its own data directory (new or kept from an earlier start), on the
+    port it had before (see `ports`; `new_port` forgets it); return its DSN (with the root
+    password) once it answers."""
     if _state_file(base).exists():
         stop(base)  # a server this script left running (its data stays)
     base.mkdir(parents=True, exist_ok=True)
-    port, rpc_port = free_port(), free_port()
+    if new_port:
+        _ports_file(base).unlink(missing_ok=True)
+    port, rpc_port = ports(base, move_if_taken=move_if_taken)
     log = (base / "seekdb.out").open("wb")
     process = subprocess.Popen(
         [
@@ -190,12 +248,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=["start", "stop", "run"])
     parser.add_argument("--dir", type=Path, default=Path(".seekdb"), help="data directory")
+    parser.add_argument(
+        "--new-port",
+        action="store_true",
+        help="start: forget the port this directory had and take a free one (the DSN changes)",
+    )
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
     command = argv[split + 1 :]
     if args.action == "start":
-        print(start(args.dir))
+        print(start(args.dir, new_port=args.new_port))
         return 0
     if args.action == "stop":
         stop(args.dir)
@@ -203,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     if not command:
         parser.error("run needs a command after --")
     created = not args.dir.exists()
-    dsn = start(args.dir)
+    dsn = start(args.dir, move_if_taken=True)
     print(f"seekdb ready: {dsn}", file=sys.stderr)
     try:
         return subprocess.call(command, env={**os.environ, DSN_ENV: dsn})

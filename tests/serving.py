@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = Path(sys.executable).parent
@@ -42,6 +43,70 @@ def server_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return {**env, **(extra or {})}
 
 
+class ServerProcess:
+    """`server_command serve` as a child process, once it printed its startup line.
+
+    `serve_process` stops it gracefully; the robustness suites also `kill()` it (SIGKILL, no
+    shutdown at all) and start another on the same database.
+    """
+
+    def __init__(
+        self,
+        database: str | Path,
+        *args: str,
+        env: Mapping[str, str] | None = None,
+        server_command: str = SERVER_COMMAND,
+        stderr: IO[bytes] | int | None = None,
+    ) -> None:
+        command = [server_command, "serve", "--listen", "127.0.0.1:0"]
+        self.proc = subprocess.Popen(
+            [*command, "--database", str(database), *args],
+            cwd=Path(database).parent if not str(database).startswith("oceanbase:") else "/",
+            env=server_env(env),
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+        try:
+            assert self.proc.stdout is not None
+            ready, _, _ = select.select([self.proc.stdout], [], [], STARTUP_TIMEOUT)
+            assert ready, "server printed nothing"
+            line = self.proc.stdout.readline()
+            match = SERVING_LINE.match(line)
+            assert match, f"unexpected startup line {line!r} (exit code {self.proc.poll()})"
+        except BaseException:
+            self.kill()
+            raise
+        self.served = Served(int(match[1]), line)
+
+    @property
+    def port(self) -> int:
+        return self.served.port
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, exactly a crash."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self._close()
+
+    def stop(self) -> int | None:
+        """SIGTERM and wait; its exit code (None when it had to be killed)."""
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            code: int | None = self.proc.wait(timeout=EXIT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            code = None
+        self._close()
+        return code
+
+    def _close(self) -> None:
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
 @contextlib.contextmanager
 def serve_process(
     database: str | Path,
@@ -50,30 +115,9 @@ def serve_process(
     server_command: str = SERVER_COMMAND,
 ) -> Iterator[Served]:
     """`server_command serve` on a free port (the last --listen in `args` wins)."""
-    command = [server_command, "serve", "--listen", "127.0.0.1:0"]
-    proc = subprocess.Popen(
-        [*command, "--database", str(database), *args],
-        cwd=Path(database).parent if not str(database).startswith("oceanbase:") else "/",
-        env=server_env(env),
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    server = ServerProcess(database, *args, env=env, server_command=server_command)
     try:
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], STARTUP_TIMEOUT)
-        assert ready, "server printed nothing"
-        line = proc.stdout.readline()
-        match = SERVING_LINE.match(line)
-        assert match, f"unexpected startup line {line!r} (exit code {proc.poll()})"
-        yield Served(int(match[1]), line)
+        yield server.served
     finally:  # stop it whatever happened, and never leave it behind
-        proc.send_signal(signal.SIGTERM)
-        try:
-            code = proc.wait(timeout=EXIT_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            code = None
-        assert proc.stdout is not None
-        proc.stdout.close()
+        code = server.stop()
     assert code == 0, f"server exited with {code}"

@@ -12,14 +12,18 @@ from .backends.sqlite import SQLiteStorage
 from .domain.lifecycle import IdFactory, random_id
 from .embedding.base import EmbeddingModel
 from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
+from .streams import StreamLimits
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_DATABASE = "data/memory.sqlite3"
 
 
-async def open_storage(location: str | os.PathLike[str]) -> StorageAdapter:
-    """An OceanBase DSN (oceanbase://user@host:port/db) or a SQLite file path."""
+async def open_storage(
+    location: str | os.PathLike[str], *, timeout: float | None = None
+) -> StorageAdapter:
+    """An OceanBase DSN (oceanbase://user@host:port/db) or a SQLite file path; `timeout`
+    bounds each database call in seconds (None: unbounded)."""
     if is_oceanbase_dsn(str(location)):
         try:
             from .backends.oceanbase import OceanBaseStorage
@@ -29,8 +33,10 @@ async def open_storage(location: str | os.PathLike[str]) -> StorageAdapter:
                 "pip install 'powercontext-memory[oceanbase]'"
             ) from error
         password = os.environ.get("POWERCONTEXT_OCEANBASE_PASSWORD")
-        return await OceanBaseStorage.open(OceanBaseDsn.parse(str(location), password))
-    return await SQLiteStorage.open(location)
+        return await OceanBaseStorage.open(
+            OceanBaseDsn.parse(str(location), password), timeout=timeout
+        )
+    return await SQLiteStorage.open(location, timeout=timeout)
 
 
 async def open_service(
@@ -40,21 +46,32 @@ async def open_service(
     progress_interval: float = DEFAULT_PROGRESS_INTERVAL,
     commit_hook: CommitHook | None = None,
     id_factory: IdFactory = random_id,
+    database_timeout: float | None = None,
+    stream_limits: StreamLimits | None = None,
 ) -> MemoryService:
     """Open (creating the schema if needed) the database at `location` and serve it.
+
+    `database_timeout` bounds each database call in seconds (the server's --database-timeout;
+    None, for offline commands: unbounded); `stream_limits` caps open Changes streams.
+    Revisions stored before the compact changes columns existed get them here (backfill).
 
     The first model a database is opened with fixes its embedding profile. A model with
     another profile later does not touch stored vectors: vector search is then unavailable
     (GetCapabilities says why) until the offline migrate-embedding command is run.
     """
-    storage = await open_storage(location)
+    storage = await open_storage(location, timeout=database_timeout)
     backend = DatabaseMemoryBackend(storage, commit_hook=commit_hook)
+    filled = await backend.backfill_changes()
+    if filled:
+        logger.info("stored the compact changes of %d revisions written before", filled)
     stored = await backend.load_profile()
     if embedding is not None and stored is None:
         await backend.set_profile(embedding.profile)
     service = MemoryService(
         backend, embedding=embedding, progress_interval=progress_interval, id_factory=id_factory
     )
+    if stream_limits is not None:
+        service.streams = stream_limits
     capabilities = service.capabilities()
     if embedding is not None and capabilities.vector_unavailable_reason:
         logger.warning("vector search disabled: %s", capabilities.vector_unavailable_reason)

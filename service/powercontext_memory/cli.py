@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,6 +31,8 @@ from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
 
 if TYPE_CHECKING:
     from .transport.interceptor import CallTracer
+
+logger = logging.getLogger("powercontext_memory.serve")
 
 DEFAULT_LISTEN = "127.0.0.1:50051"
 ENV_LISTEN = "POWERCONTEXT_LISTEN"
@@ -169,6 +173,172 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _embedding_arguments(parser)
     _observability_arguments(parser)
+    _security_arguments(parser)
+    _limits_arguments(parser)
+
+
+# -- serve: limits (README "Limits") -------------------------------------------------------------
+
+ENV_DATABASE_TIMEOUT = "POWERCONTEXT_DATABASE_TIMEOUT"
+ENV_MAX_STREAMS = "POWERCONTEXT_MAX_STREAMS"
+ENV_MAX_STREAMS_PER_CALLER = "POWERCONTEXT_MAX_STREAMS_PER_CALLER"
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {text}")
+    return value
+
+
+def _limits_arguments(parser: argparse.ArgumentParser) -> None:
+    from .backends.timeouts import DEFAULT_DATABASE_TIMEOUT
+    from .streams import DEFAULT_MAX_STREAMS, DEFAULT_MAX_STREAMS_PER_CALLER
+
+    parser.add_argument(
+        "--database-timeout",
+        type=positive_float,
+        default=os.environ.get(ENV_DATABASE_TIMEOUT, str(DEFAULT_DATABASE_TIMEOUT)),
+        metavar="SECONDS",
+        help="bound on each database call, lock and connection wait: past it the call fails "
+        "with UNAVAILABLE (DATABASE_TIMEOUT) and its connection is discarded "
+        f"(env {ENV_DATABASE_TIMEOUT}, default {DEFAULT_DATABASE_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--max-streams",
+        type=positive_int,
+        default=os.environ.get(ENV_MAX_STREAMS, str(DEFAULT_MAX_STREAMS)),
+        metavar="N",
+        help="open Changes streams the server accepts in all; more get RESOURCE_EXHAUSTED "
+        f"(TOO_MANY_STREAMS) (env {ENV_MAX_STREAMS}, default {DEFAULT_MAX_STREAMS})",
+    )
+    parser.add_argument(
+        "--max-streams-per-caller",
+        type=positive_int,
+        default=os.environ.get(ENV_MAX_STREAMS_PER_CALLER, str(DEFAULT_MAX_STREAMS_PER_CALLER)),
+        metavar="N",
+        help="open Changes streams per token (without auth: for all callers together) "
+        f"(env {ENV_MAX_STREAMS_PER_CALLER}, default {DEFAULT_MAX_STREAMS_PER_CALLER})",
+    )
+
+
+# -- serve: tokens and TLS (README "Running on a network") ---------------------------------------
+
+ENV_AUTH = "POWERCONTEXT_AUTH"
+ENV_INSECURE = "POWERCONTEXT_INSECURE"
+ENV_REFLECTION = "POWERCONTEXT_REFLECTION"
+# Not POWERCONTEXT_TLS_CERT/KEY: those are a client's own certificate (clients read them), and
+# a shell that sets them for a client must not hand them to a server started from it.
+ENV_TLS_CERT = "POWERCONTEXT_SERVER_TLS_CERT"
+ENV_TLS_KEY = "POWERCONTEXT_SERVER_TLS_KEY"
+ENV_TLS_CLIENT_CA = "POWERCONTEXT_SERVER_TLS_CLIENT_CA"
+
+
+def _choice(values: Sequence[str]) -> Callable[[str], str]:
+    """A type rather than choices: argparse checks choices only on the command line."""
+
+    def parse(text: str) -> str:
+        if text not in values:
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(values)}")
+        return text
+
+    return parse
+
+
+def _security_arguments(parser: argparse.ArgumentParser) -> None:
+    from .security.exposure import AuthMode
+
+    modes = [m.value for m in AuthMode]
+    parser.add_argument(
+        "--auth",
+        type=_choice(modes),
+        default=os.environ.get(ENV_AUTH, "auto"),
+        metavar="{" + ",".join(modes) + "}",
+        help="bearer tokens: auto = tokens when the database holds an active token, none on a "
+        "loopback address otherwise (elsewhere the server refuses to start without "
+        f"--insecure); tokens = always; none = never (env {ENV_AUTH}, default auto)",
+    )
+    _switch(
+        parser,
+        "--insecure",
+        ENV_INSECURE,
+        "allow serving without tokens on an address other machines can reach",
+    )
+    reflection_modes = ["token", "open", "off"]
+    parser.add_argument(
+        "--reflection",
+        type=_choice(reflection_modes),
+        default=os.environ.get(ENV_REFLECTION, "token"),
+        metavar="{" + ",".join(reflection_modes) + "}",
+        help="server reflection (grpcurl without proto files): token = needs a token when "
+        "tokens are checked, open = never, off = not served "
+        f"(env {ENV_REFLECTION}, default token)",
+    )
+    parser.add_argument(
+        "--tls-cert",
+        default=os.environ.get(ENV_TLS_CERT) or None,
+        metavar="PEM",
+        help=f"serve TLS with this certificate chain (env {ENV_TLS_CERT})",
+    )
+    parser.add_argument(
+        "--tls-key",
+        default=os.environ.get(ENV_TLS_KEY) or None,
+        metavar="PEM",
+        help=f"the certificate's private key (env {ENV_TLS_KEY})",
+    )
+    parser.add_argument(
+        "--tls-client-ca",
+        default=os.environ.get(ENV_TLS_CLIENT_CA) or None,
+        metavar="PEM",
+        help=f"mutual TLS: require client certificates issued by this CA (env {ENV_TLS_CLIENT_CA})",
+    )
+
+
+async def _auth_decision(
+    args: argparse.Namespace, service: MemoryService
+) -> tuple[bool, Callable[[], None]]:
+    """Whether to check tokens (ExposureRefused: do not start), and what to log once serving."""
+    from .security.exposure import AuthMode, decide
+    from .security.tokens import TokenStatus
+
+    mode = AuthMode(args.auth)
+    now = time.time_ns() // 1_000_000
+    active = 0
+    if mode is not AuthMode.NONE:
+        tokens = await service.backend.access_tokens()
+        active = sum(1 for token in tokens if token.status(now) is TokenStatus.ACTIVE)
+    decision = decide(mode, args.listen, active, insecure=args.insecure)
+    return decision.tokens, lambda: _report_auth(args, decision.tokens, decision.why, active)
+
+
+def _report_auth(args: argparse.Namespace, tokens: bool, why: str, active: int) -> None:
+    from .security.exposure import is_loopback
+
+    if tokens:
+        logger.info("authentication: bearer tokens (%s)", why)
+        if not active:
+            logger.warning(
+                "the database holds no active token: every call but health is refused until "
+                "`powercontext-memory tokens create` makes one"
+            )
+        if args.tls_cert is None and not is_loopback(args.listen):
+            logger.warning(
+                "tokens travel in plaintext on %s: serve with --tls-cert/--tls-key, or "
+                "terminate TLS in front of this port",
+                args.listen,
+            )
+    elif is_loopback(args.listen):
+        logger.info("authentication: off (%s)", why)
+    else:
+        logger.warning(
+            "authentication: OFF on %s (%s): anyone who can reach it can read and write every "
+            "memory",
+            args.listen,
+            why,
+        )
 
 
 def _observability_arguments(parser: argparse.ArgumentParser) -> None:
@@ -236,6 +406,7 @@ def _listen_host(address: str) -> str:
 async def _serve_async(args: argparse.Namespace) -> int:
     # Imported here so commands that do not serve do not load grpc.
     from .transport.server import SERVICE_NAME, start_server
+    from .transport.tls import ServerTls
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -243,14 +414,26 @@ async def _serve_async(args: argparse.Namespace) -> int:
         loop.add_signal_handler(signum, stop.set)
 
     tracer = _tracer(args)
-    service = await _open(args, progress_interval=args.progress_interval)
+    tls = ServerTls.from_options(args.tls_cert, args.tls_key, args.tls_client_ca)
+    from .streams import StreamLimits
+
+    service = await _open(
+        args,
+        progress_interval=args.progress_interval,
+        database_timeout=args.database_timeout,
+        stream_limits=StreamLimits(args.max_streams, args.max_streams_per_caller),
+    )
     try:
+        auth, report_auth = await _auth_decision(args, service)
         running = await start_server(
             service,
             args.listen,
             metrics_listen=args.metrics_listen,
             tracer=tracer,
             access_log=args.access_log,
+            auth=auth,
+            reflection_mode=args.reflection,
+            tls=tls,
         )
     except BaseException:
         await service.close()
@@ -266,6 +449,7 @@ async def _serve_async(args: argparse.Namespace) -> int:
         f"({caps.backend}: {service.backend.adapter.location}; {vectors})",
         flush=True,
     )
+    report_auth()
     try:
         await stop.wait()
     finally:
@@ -404,6 +588,71 @@ def _rebuild_vectors_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# -- admin: tokens -------------------------------------------------------------------------------
+
+
+def _tokens_arguments(parser: argparse.ArgumentParser) -> None:
+    from .admin import tokens
+
+    tokens.add_arguments(parser, _database_argument)
+
+
+def tokens_command(args: argparse.Namespace) -> int:
+    # create may make the database (a token before the first start); the others need one.
+    if args.tokens_action != "create" and not _existing_database(args.database):
+        return 2
+    from .admin import tokens
+
+    return tokens.run(args)
+
+
+# -- admin: export, import, backup (admin/transfer.py) -------------------------------------------
+
+
+def _export_arguments(parser: argparse.ArgumentParser) -> None:
+    from .admin import transfer
+
+    _database_argument(parser)
+    transfer.export_arguments(parser)
+
+
+def export_command(args: argparse.Namespace) -> int:
+    if not _existing_database(args.database):
+        return 2
+    from .admin import transfer
+
+    return transfer.export_run(args)
+
+
+def _import_arguments(parser: argparse.ArgumentParser) -> None:
+    from .admin import transfer
+
+    transfer.import_arguments(parser)
+    _database_argument(parser)  # the target: a new SQLite file is created
+    _embedding_arguments(parser)
+
+
+def import_command(args: argparse.Namespace) -> int:
+    from .admin import transfer
+
+    return transfer.import_run(args, _open)
+
+
+def _backup_arguments(parser: argparse.ArgumentParser) -> None:
+    from .admin import transfer
+
+    _database_argument(parser)
+    transfer.backup_arguments(parser)
+
+
+def backup_command(args: argparse.Namespace) -> int:
+    from .admin import transfer
+
+    if not is_oceanbase_dsn(args.database) and not _existing_database(args.database):
+        return 2
+    return transfer.backup_run(args)
+
+
 COMMANDS: list[Command] = [
     Command("serve", "run the gRPC server", _serve_arguments, serve),
     Command(
@@ -430,6 +679,31 @@ COMMANDS: list[Command] = [
         "offline: switch the database to the --embedding model's profile and re-embed all",
         _admin_arguments,
         admin_command,
+    ),
+    Command(
+        "tokens",
+        "bearer tokens for clients: create (shown once), list, revoke",
+        _tokens_arguments,
+        tokens_command,
+    ),
+    Command(
+        "export",
+        "write memories (default: all) to a portable, self-verifying JSON Lines file",
+        _export_arguments,
+        export_command,
+    ),
+    Command(
+        "import",
+        "load an export file into --database (SQLite or OceanBase): verified, idempotent, "
+        "resumable",
+        _import_arguments,
+        import_command,
+    ),
+    Command(
+        "backup",
+        "copy a live SQLite database consistently (online backup API) while it serves",
+        _backup_arguments,
+        backup_command,
     ),
 ]
 

@@ -2,7 +2,8 @@
 
 Inputs arrive as plain domain values (the transport converts wire messages); each is checked
 here, with the field path in the error. Planning is pure (domain/lifecycle.py); execution and
-verified reads belong to the backend (backends/database.py).
+verified reads belong to the backend (backends/database.py). A write with a request id is
+answered once per (caller, id) and replayed after that (domain/idempotency.py).
 """
 
 from __future__ import annotations
@@ -21,9 +22,15 @@ from typing import Concatenate, ParamSpec
 import numpy as np
 import numpy.typing as npt
 
+from . import follow
 from .backends.codec import source_record_hash
-from .backends.database import DatabaseMemoryBackend, ReadSession, RevisionChanges
-from .domain import fusion, lifecycle, validation
+from .backends.database import (
+    DatabaseMemoryBackend,
+    ReadSession,
+    RevisionChanges,
+    WriteAlreadyRecorded,
+)
+from .domain import fusion, idempotency, lifecycle, validation
 from .domain.analyzer import ANALYZER_VERSION
 from .domain.canonical import nfc
 from .domain.errors import (
@@ -33,8 +40,8 @@ from .domain.errors import (
     InvalidArgumentError,
     NotFoundError,
     RevisionConflictError,
-    UnavailableError,
 )
+from .domain.idempotency import IdempotencyKey, RecordedOutcome, RequestScope
 from .domain.lifecycle import EntryRef, EntryResult, OrganizeStep
 from .domain.models import (
     ArtifactRef,
@@ -51,8 +58,12 @@ from .domain.models import (
     SourceRef,
 )
 from .embedding.base import EmbeddingModel, EmbeddingUnavailableError
-from .notifier import CommitNotifier
+from .follow import Progress
+from .notifier import HeadWatcher
 from .observer import NO_OBSERVER, ServiceObserver
+from .security.caller import current_caller
+from .security.secrets import content_text, find_secret
+from .streams import StreamLimits
 
 logger = logging.getLogger(__name__)
 
@@ -61,10 +72,6 @@ MAX_SEARCH_LIMIT = 100
 MAX_SEARCH_MEMORIES = 32
 MAX_CITATIONS = 100
 DEFAULT_PROGRESS_INTERVAL = 15.0
-# How often an idle follow stream re-reads the head: commits made by this process wake it at
-# once, commits by other processes sharing the database (more servers on one OceanBase, an
-# admin command) are seen within this interval.
-HEAD_POLL_INTERVAL = 1.0
 
 
 class RememberMode(enum.Enum):
@@ -125,13 +132,6 @@ class ExpandedEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Progress:
-    """Everything up to `head` has been delivered on this feed."""
-
-    head: ArtifactRef
-
-
-@dataclass(frozen=True, slots=True)
 class Capabilities:
     backend: str
     fts: bool = True
@@ -188,13 +188,14 @@ class MemoryService:
         backend: DatabaseMemoryBackend,
         *,
         embedding: EmbeddingModel | None = None,
-        notifier: CommitNotifier | None = None,
         id_factory: lifecycle.IdFactory = lifecycle.random_id,
         progress_interval: float = DEFAULT_PROGRESS_INTERVAL,
     ) -> None:
         self.backend = backend
         self.embedding = embedding
-        self.notifier = notifier or CommitNotifier()
+        # The one head watcher of this service's follow streams (commits wake it).
+        self.notifier = HeadWatcher(self._read_heads, self._read_changes)
+        self.streams = StreamLimits()  # caps on open Changes streams (the server sets them)
         self._new_id = id_factory
         self.progress_interval = progress_interval
         self.observer: ServiceObserver = NO_OBSERVER
@@ -241,9 +242,11 @@ class MemoryService:
             await self.embedding.close()
         await self.backend.close()
 
-    async def _commit(self, plan: lifecycle.CommitPlan) -> Revision:
+    async def _commit(
+        self, plan: lifecycle.CommitPlan, record: idempotency.WriteRecord | None = None
+    ) -> Revision:
         plan = await self._with_vectors(plan)
-        revision = await self.backend.commit(plan)
+        revision = await self.backend.commit(plan, record)
         self.notifier.publish(plan.artifact_id)
         self.observer.committed(plan.lineage.operation)
         return revision
@@ -291,6 +294,7 @@ class MemoryService:
                 "content", f"exceeds {validation.MAX_SOURCE_BYTES} bytes", reason="SOURCE_TOO_LARGE"
             )
         meta = validation.validate_metadata("metadata", metadata)
+        await _refuse_secrets_in_source(kind, uri, media_type, content, meta)
         content_hash = source_record_hash(kind, uri, media_type, content, meta)
         source = Source(
             "src_" + content_hash[:32],
@@ -319,6 +323,22 @@ class MemoryService:
         artifacts: Sequence[ArtifactRef],
         entries: Sequence[EntryInput],
         mode: RememberMode = RememberMode.AUTO,
+        *,
+        idempotency_key: IdempotencyKey | None = None,
+    ) -> WriteResult:
+        return await self._idempotent(
+            idempotency_key,
+            functools.partial(self._remember, memory, sources, artifacts, entries, mode),
+        )
+
+    async def _remember(
+        self,
+        memory: ArtifactRef | None,
+        sources: Sequence[SourceRef],
+        artifacts: Sequence[ArtifactRef],
+        entries: Sequence[EntryInput],
+        mode: RememberMode,
+        scope: RequestScope | None,
     ) -> WriteResult:
         lineage = Lineage(
             "remember",
@@ -346,22 +366,53 @@ class MemoryService:
             predecessors=predecessors,
             new_id=self._new_id,
         )
-        revision = await self._commit(plan.commit) if plan.commit else None
-        return _write_result(base, revision, plan.results)
+        return await self._finish(base, plan.commit, plan.results, scope)
 
     @_reports_conflicts("forget")
     async def forget(
-        self, memory: ArtifactRef, entries: Sequence[EntryRef], reason: str | None
+        self,
+        memory: ArtifactRef,
+        entries: Sequence[EntryRef],
+        reason: str | None,
+        *,
+        idempotency_key: IdempotencyKey | None = None,
+    ) -> WriteResult:
+        return await self._idempotent(
+            idempotency_key, functools.partial(self._forget, memory, entries, reason)
+        )
+
+    async def _forget(
+        self,
+        memory: ArtifactRef,
+        entries: Sequence[EntryRef],
+        reason: str | None,
+        scope: RequestScope | None,
     ) -> WriteResult:
         refs, reason = _state_change_inputs(memory, entries, reason)
         async with self.backend.read() as session:
             base = await session.current(memory)
         plan = lifecycle.plan_forget(base, refs, reason, Lineage("forget"))
-        return _write_result(base, await self._commit(plan) if plan else None)
+        return await self._finish(base, plan, (), scope)
 
     @_reports_conflicts("reactivate")
     async def reactivate(
-        self, memory: ArtifactRef, entries: Sequence[EntryRef], reason: str | None
+        self,
+        memory: ArtifactRef,
+        entries: Sequence[EntryRef],
+        reason: str | None,
+        *,
+        idempotency_key: IdempotencyKey | None = None,
+    ) -> WriteResult:
+        return await self._idempotent(
+            idempotency_key, functools.partial(self._reactivate, memory, entries, reason)
+        )
+
+    async def _reactivate(
+        self,
+        memory: ArtifactRef,
+        entries: Sequence[EntryRef],
+        reason: str | None,
+        scope: RequestScope | None,
     ) -> WriteResult:
         refs, reason = _state_change_inputs(memory, entries, reason)
         async with self.backend.read() as session:
@@ -375,10 +426,23 @@ class MemoryService:
             ]
             versions = await session.versions(wanted)
         plan = lifecycle.plan_reactivate(base, refs, reason, Lineage("reactivate"), versions)
-        return _write_result(base, await self._commit(plan) if plan else None)
+        return await self._finish(base, plan, (), scope)
 
     @_reports_conflicts("organize")
-    async def organize(self, memory: ArtifactRef, steps: Sequence[OrganizeStep]) -> WriteResult:
+    async def organize(
+        self,
+        memory: ArtifactRef,
+        steps: Sequence[OrganizeStep],
+        *,
+        idempotency_key: IdempotencyKey | None = None,
+    ) -> WriteResult:
+        return await self._idempotent(
+            idempotency_key, functools.partial(self._organize, memory, steps)
+        )
+
+    async def _organize(
+        self, memory: ArtifactRef, steps: Sequence[OrganizeStep], scope: RequestScope | None
+    ) -> WriteResult:
         _require_memory_ref("memory", memory)
         async with self.backend.read() as session:
             base = await session.current(memory)
@@ -392,7 +456,85 @@ class MemoryService:
                     ]
                 )
         plan = lifecycle.plan_organize(base, steps, Lineage("organize"), versions, self._new_id)
-        return _write_result(base, await self._commit(plan) if plan else None)
+        return await self._finish(base, plan, (), scope)
+
+    # -- idempotent writes (domain/idempotency.py) ----------------------------------------------
+
+    async def _idempotent(
+        self,
+        key: IdempotencyKey | None,
+        write: Callable[[RequestScope | None], Awaitable[WriteResult]],
+    ) -> WriteResult:
+        """Run `write` once per (caller, request id): a repeat gets the recorded outcome.
+
+        The record is looked up before planning, so a retry is answered even after the head
+        moved on. A call that races another with the same id loses at the head CAS or at the
+        record's unique key; it then answers with the winner's outcome.
+        """
+        request_id = idempotency.validate_request_id("request_id", key.request_id) if key else None
+        if key is None or request_id is None:
+            return await write(None)
+        scope = RequestScope(current_caller().key, request_id, key.fingerprint)
+        replayed = await self._replay(scope)
+        if replayed is not None:
+            return replayed
+        try:
+            return await write(scope)
+        except (RevisionConflictError, WriteAlreadyRecorded):
+            replayed = await self._replay(scope)
+            if replayed is None:
+                raise
+            return replayed
+
+    async def _replay(self, scope: RequestScope) -> WriteResult | None:
+        """The response recorded for this request id (changes read back from the revision)."""
+        async with self.backend.read() as session:
+            recorded = await session.recorded_write(scope.caller_key, scope.request_id)
+            if recorded is None:
+                return None
+            fingerprint, outcome = recorded
+            idempotency.require_same_request(scope.request_id, scope.fingerprint, fingerprint)
+            changes: tuple[MemoryChange, ...] = ()
+            if outcome.changed and outcome.memory is not None:
+                ref = outcome.memory
+                found = await session.changes(ref.artifact_id, ref.revision, ref.revision)
+                if [c.content_hash for c in found] != [outcome.content_hash]:
+                    # Committed in one transaction with that revision: a mismatch is damage.
+                    raise DataLossError(
+                        f"write_requests[{scope.request_id}] names {ref} with hash "
+                        f"{outcome.content_hash}, which is not what is stored",
+                        metadata={"row": f"write_requests[{scope.request_id}]"},
+                    )
+                changes = found[0].changes
+        logger.debug("write request %r answered from its record", scope.request_id)
+        return WriteResult(
+            outcome.memory, outcome.changed, outcome.content_hash, changes, outcome.results
+        )
+
+    async def _finish(
+        self,
+        base: Revision | None,
+        plan: lifecycle.CommitPlan | None,
+        results: tuple[EntryResult, ...],
+        scope: RequestScope | None,
+    ) -> WriteResult:
+        """Commit the plan (recording the outcome with it), or record a write that changes
+        nothing in a small transaction of its own."""
+        if plan is None:
+            result = _write_result(base, None, results)
+            if scope is not None:
+                await self.backend.record_write(
+                    scope.record(
+                        RecordedOutcome(result.memory, False, result.content_hash, results)
+                    )
+                )
+            return result
+        record = None
+        if scope is not None:
+            next_ref = ArtifactRef(plan.artifact_id, plan.next_revision)
+            outcome = RecordedOutcome(next_ref, True, plan.content.content_hash, results)
+            record = scope.record(outcome)
+        return _write_result(base, await self._commit(plan, record), results)
 
     # -- reads ----------------------------------------------------------------------------------
 
@@ -408,28 +550,32 @@ class MemoryService:
 
     async def changes(
         self, memory: ArtifactRef, since: int | ArtifactRef | None, *, follow: bool = False
-    ) -> tuple[int, list[RevisionChanges]]:
-        """History up to the target revision; returns (target, revisions in ascending order)."""
+    ) -> tuple[int, AsyncGenerator[RevisionChanges, None]]:
+        """History up to the target revision: (target, its revisions in ascending order).
+
+        Everything is checked before this returns; the revisions are then read page by page
+        as the caller consumes them (DatabaseMemoryBackend.history), never all at once.
+        """
         validation.require_id("memory.artifact_id", memory.artifact_id)
         validation.require_revision("memory.revision", memory.revision, allow_head=follow)
         since_revision = _since_revision(memory, since)
         async with self.backend.read() as session:
             head = await session.head(memory.artifact_id)
-            target = memory.revision or head
-            if target > head:
-                raise NotFoundError(
-                    f"memory {memory.artifact_id} has no revision {target} (head is {head})",
-                    reason="REVISION_NOT_FOUND",
-                    metadata={"artifactId": memory.artifact_id, "revision": str(target)},
-                )
-            if since_revision is not None and since_revision > target:
-                raise InvalidArgumentError(
-                    "since_revision",
-                    f"{since_revision} is beyond the target revision {target}",
-                    reason="SINCE_BEYOND_TARGET",
-                )
-            first = target if since_revision is None else since_revision + 1
-            return target, await session.changes(memory.artifact_id, first, target)
+        target = memory.revision or head
+        if target > head:
+            raise NotFoundError(
+                f"memory {memory.artifact_id} has no revision {target} (head is {head})",
+                reason="REVISION_NOT_FOUND",
+                metadata={"artifactId": memory.artifact_id, "revision": str(target)},
+            )
+        if since_revision is not None and since_revision > target:
+            raise InvalidArgumentError(
+                "since_revision",
+                f"{since_revision} is beyond the target revision {target}",
+                reason="SINCE_BEYOND_TARGET",
+            )
+        first = target if since_revision is None else since_revision + 1
+        return target, self.backend.history(memory.artifact_id, first, target)
 
     async def follow_changes(
         self, memory: ArtifactRef, since: int | ArtifactRef | None
@@ -437,38 +583,29 @@ class MemoryService:
         """History, then every new revision in order, with progress messages when idle."""
         self.observer.follow_opened()
         try:
-            artifact_id = memory.artifact_id
-            event = self.notifier.event(artifact_id)
-            last, history = await self.changes(memory, since, follow=True)
-            for item in history:
-                yield item
-            idle_since = time.monotonic()
-            while True:
-                if self.notifier.closed:
-                    raise UnavailableError(
-                        "server is shutting down; resume with since_revision = "
-                        f"{last} on another connection",
-                        reason="SHUTTING_DOWN",
-                        metadata={"artifactId": artifact_id, "resumeSinceRevision": str(last)},
-                    )
-                until_progress = self.progress_interval - (time.monotonic() - idle_since)
-                timeout = max(0.0, min(HEAD_POLL_INTERVAL, until_progress))
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), timeout)
-                event = self.notifier.event(artifact_id)
-                async with self.backend.read() as session:
-                    head = await session.head(artifact_id)
-                    fresh = await session.changes(artifact_id, last + 1, head)
-                for item in fresh:
-                    yield item
-                    last = item.ref.revision
-                if fresh:
-                    idle_since = time.monotonic()
-                elif time.monotonic() - idle_since >= self.progress_interval:
-                    yield Progress(ArtifactRef(artifact_id, last))
-                    idle_since = time.monotonic()
+            # Watching first: a commit between the history read and the first look at the
+            # watch is then still seen.
+            with self.notifier.watching(memory.artifact_id) as watch:
+                last, history = await self.changes(memory, since, follow=True)
+                async with contextlib.aclosing(history):
+                    async for item in history:
+                        yield item
+                later = follow.after(
+                    self.notifier, watch, self.backend.history, last, self.progress_interval
+                )
+                async with contextlib.aclosing(later):
+                    async for event in later:
+                        yield event
         finally:
             self.observer.follow_closed()
+
+    async def _read_heads(self, artifact_ids: Sequence[str]) -> dict[str, int]:
+        async with self.backend.read() as session:
+            return await session.heads(artifact_ids)
+
+    async def _read_changes(self, artifact_id: str, first: int, last: int) -> list[RevisionChanges]:
+        async with self.backend.read() as session:
+            return await session.changes(artifact_id, first, last)
 
     async def search(
         self, query: str, memories: Sequence[ArtifactRef], limit: int, mode: SearchMode
@@ -670,7 +807,48 @@ def _entry_spec(field_name: str, entry: EntryInput) -> lifecycle.EntryInputSpec:
         validation.validate_artifact_refs(f"{field_name}.artifacts", entry.artifacts),
     )
     reason = validation.normalize_reason(f"{field_name}.reason", entry.reason)
+    _refuse_secret(f"{field_name}.kind", content.kind)
+    _refuse_secret(f"{field_name}.text", content.text)
+    _refuse_secret(f"{field_name}.reason", reason)
     return lifecycle.EntryInputSpec(entry.target, content, reason)
+
+
+def _refuse_secret(field_name: str, text: str | None) -> None:
+    """Memories never hold secrets (RFC): refuse, naming the field and the rule, never the
+    value (not in the message, the metadata or a log line)."""
+    finding = find_secret(text) if text else None
+    if finding is not None:
+        raise InvalidArgumentError(
+            field_name,
+            f"holds {finding.description} (rule {finding.rule}); memories never hold secrets: "
+            "store where the secret is kept (a vault path, an environment variable name), "
+            "not its value",
+            reason="SECRET_DETECTED",
+            metadata={"rule": finding.rule},
+        )
+
+
+# Larger contents are scanned in a worker thread, so the event loop keeps turning between
+# GIL switches (the guard costs about 45 µs of CPU per KB: about 0.4 s for 8 MB).
+_SCAN_INLINE_BYTES = 64 * 1024
+
+
+async def _refuse_secrets_in_source(
+    kind: str, uri: str, media_type: str, content: bytes, metadata: tuple[tuple[str, str], ...]
+) -> None:
+    """Every stored field of a source. Binary content is scanned as Latin-1 (security/secrets.py
+    `content_text`); a metadata key is checked alone (so a secret key is not echoed in the
+    field name) and then with its value, so `api_key: <value>` reads as an assignment."""
+    _refuse_secret("kind", kind)
+    _refuse_secret("uri", uri)
+    _refuse_secret("media_type", media_type)
+    for key, value in metadata:
+        _refuse_secret("metadata", key)
+        _refuse_secret(f"metadata[{key!r}]", f"{key}: {value}")
+    if len(content) <= _SCAN_INLINE_BYTES:
+        _refuse_secret("content", content_text(content))
+    else:
+        await asyncio.to_thread(_refuse_secret, "content", content_text(content))
 
 
 async def _revise_targets(
@@ -702,7 +880,9 @@ def _state_change_inputs(
     for i, ref in enumerate(entries):
         validation.require_id(f"entries[{i}].entry_id", ref.entry_id)
         validation.require_id(f"entries[{i}].entry_version_id", ref.entry_version_id)
-    return list(entries), validation.normalize_reason("reason", reason)
+    reason = validation.normalize_reason("reason", reason)
+    _refuse_secret("reason", reason)
+    return list(entries), reason
 
 
 def _require_memory_ref(field_name: str, ref: ArtifactRef) -> None:
@@ -741,7 +921,5 @@ def _since_revision(memory: ArtifactRef, since: int | ArtifactRef | None) -> int
                 f"names memory {since.artifact_id}, not {memory.artifact_id}",
                 reason="CROSS_MEMORY_SINCE",
             )
-        since = since.revision
-    if since < 0:
-        raise InvalidArgumentError("since_revision", "must be >= 0 (0 = whole history)")
-    return since
+        return validation.require_since_revision("since_ref.revision", since.revision)
+    return validation.require_since_revision("since_revision", since)

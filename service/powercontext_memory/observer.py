@@ -34,5 +34,8 @@ class ServiceObserver:
     def follow_closed(self) -> None:
         """A Changes follow feed ended (however it ended)."""
 
+    def history_page(self, revisions: int) -> None:
+        """One page of a history stream (Changes) was read from the database."""
+
 
 NO_OBSERVER = ServiceObserver()

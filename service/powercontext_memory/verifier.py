@@ -1,7 +1,8 @@
 """Offline verifier: re-checks every stored fact against its hash and against the history.
 
 For each memory: every revision's hash and canonical bytes, manifest order, that each revision's
-manifest is exactly the previous one with its own changes applied, every entry version's hash
+manifest is exactly the previous one with its own changes applied, that its stored changes
+(what history reads) are its content's changes, every entry version's hash
 and predecessor chain, every manifest reference, and that the head projection and full-text
 index equal what the head revision implies (i.e. a rebuild would produce the same state).
 Every source's record hash too. Problems name the table and row.
@@ -19,17 +20,18 @@ from .backends.database import (
     RevisionCache,
     expected_projection,
 )
-from .backends.spi import ReadTransaction
+from .backends.spi import ReadTransaction, RevisionRow
 from .backends.vector_index import valid_vector
+from .domain.canonical import sha256_hex
 from .domain.errors import DataLossError
 from .domain.models import (
     ChangeOp,
     EmbeddingProfile,
-    EntryState,
     EntryVersion,
     ManifestEntry,
     Revision,
 )
+from .domain.replay import change_consistent
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,8 @@ async def _verify_memory(
             continue
         for detail in _manifest_problems(revision, previous, versions):
             report.problems.append(Problem(where, detail))
+        for detail in _stored_changes_problems(row, revision):
+            report.problems.append(Problem(where, detail))
         previous = latest = revision
     if latest is not None and latest.ref.revision == head:
         await _verify_projection(session, tx, latest, report)
@@ -135,6 +139,18 @@ async def _verify_versions(
                 )
             )
     return versions
+
+
+def _stored_changes_problems(row: RevisionRow, revision: Revision) -> list[str]:
+    """History reads the changes columns, never content: they must be content's own changes."""
+    if row.changes is None or row.changes_hash is None:
+        return ["changes are not stored (the server fills them when it opens the database)"]
+    problems = []
+    if sha256_hex(row.changes.encode("utf-8")) != row.changes_hash:
+        problems.append("changes do not match changes_hash")
+    if row.changes != codec.changes_json(revision.content.changes):
+        problems.append("stored changes differ from the changes inside the hashed content")
+    return problems
 
 
 def _manifest_problems(
@@ -177,7 +193,7 @@ def _transition_problems(
     for change in revision.content.changes:
         before = expected.get(change.entry_id)
         after = revision.content.by_entry_id.get(change.entry_id)
-        ok = after is not None and _change_consistent(
+        ok = after is not None and change_consistent(
             change.op, change.from_entry_version_id, change.to_entry_version_id, before, after
         )
         if not ok:
@@ -196,45 +212,6 @@ def _transition_problems(
     if expected != revision.content.by_entry_id:
         problems.append("manifest differs from the previous manifest plus this revision's changes")
     return problems
-
-
-def _change_consistent(
-    op: ChangeOp,
-    from_id: str | None,
-    to_id: str | None,
-    before: ManifestEntry | None,
-    after: ManifestEntry,
-) -> bool:
-    active, inactive = EntryState.ACTIVE, EntryState.INACTIVE
-    if op is ChangeOp.ADD:
-        return (
-            before is None
-            and from_id is None
-            and after.state is active
-            and after.entry_version_id == to_id
-        )
-    if before is None:
-        return False
-    if op is ChangeOp.REVISE:
-        return (
-            before.state is active
-            and before.entry_version_id == from_id
-            and after.state is active
-            and after.entry_version_id == to_id
-        )
-    if op is ChangeOp.DEACTIVATE:
-        return (
-            before.state is active
-            and after.state is inactive
-            and to_id is None
-            and before.entry_version_id == from_id == after.entry_version_id
-        )
-    return (
-        before.state is inactive
-        and after.state is active
-        and from_id is None
-        and before.entry_version_id == to_id == after.entry_version_id
-    )
 
 
 async def _verify_projection(

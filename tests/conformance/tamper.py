@@ -39,6 +39,10 @@ class Tamper(Protocol):
         """Overwrite the embedding hash of one stored vector."""
         ...
 
+    def cells_containing(self, needle: str) -> list[str]:
+        """`table.column` of every stored cell (text or bytes) that contains `needle`."""
+        ...
+
 
 class SQLiteTamper:
     backend = "sqlite"
@@ -76,6 +80,24 @@ class SQLiteTamper:
             "(SELECT min(rowid) FROM memory_entry_vector_metadata)",
             (value,),
         )
+
+    def cells_containing(self, needle: str) -> list[str]:
+        """Every ordinary table, including the FTS5 and vec0 shadow tables that hold the
+        virtual tables' data (the virtual tables themselves need their modules loaded)."""
+        db = sqlean.connect(str(self.path), isolation_level=None)
+        try:
+            tables = [
+                name
+                for name, sql in db.execute(
+                    "SELECT name, sql FROM sqlite_master WHERE type='table'"
+                )
+                if not (sql or "").upper().startswith("CREATE VIRTUAL")
+            ]
+            return _cells_containing(
+                needle, {t: db.execute(f'SELECT * FROM "{t}"') for t in tables}
+            )
+        finally:
+            db.close()
 
 
 def _pyformat(sql: str, params: tuple[Any, ...]) -> str:
@@ -138,6 +160,36 @@ class OceanBaseTamper:
             "WHERE embedding_content_hash IS NOT NULL ORDER BY projection_id LIMIT 1",
             (value,),
         )
+
+    def cells_containing(self, needle: str) -> list[str]:
+        conn = self._connect()
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SHOW TABLES")
+                tables = [row[0] for row in cur.fetchall()]
+            cursors = {}
+            for table in tables:
+                cur = conn.cursor()
+                cur.execute(f"SELECT * FROM `{table}`")
+                cursors[table] = cur
+            return _cells_containing(needle, cursors)
+        finally:
+            conn.close()
+
+
+def _cells_containing(needle: str, cursors: dict[str, Any]) -> list[str]:
+    """`table.column` where a cell of the DB-API cursors' rows contains `needle`."""
+    raw = needle.encode()
+    found = []
+    for table, cursor in cursors.items():
+        columns = [d[0] for d in cursor.description]
+        for row in cursor.fetchall():
+            for column, cell in zip(columns, row, strict=True):
+                text = isinstance(cell, str) and needle in cell
+                blob = isinstance(cell, bytes | bytearray | memoryview) and raw in bytes(cell)
+                if text or blob:
+                    found.append(f"{table}.{column}")
+    return sorted(set(found))
 
 
 def tamper_for(backend: str, location: str | Path) -> Tamper:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from powercontext_memory.backends.database import RevisionChanges
 from powercontext_memory.domain.errors import DataLossError, InvalidArgumentError, NotFoundError
 from powercontext_memory.domain.models import ArtifactRef, ChangeOp, Citation, EntryState
 from powercontext_memory.memory import MemoryService
@@ -12,9 +13,17 @@ from .conftest import Harness
 from .helpers import WorkedExample, ref
 
 
-async def _revisions(service: MemoryService, memory: ArtifactRef, since: object) -> list[int]:
-    _, items = await service.changes(memory, since)  # type: ignore[arg-type]
-    return [i.ref.revision for i in items]
+async def _history(
+    service: MemoryService, memory: ArtifactRef, since: int | ArtifactRef | None
+) -> list[RevisionChanges]:
+    _, items = await service.changes(memory, since)
+    return [item async for item in items]
+
+
+async def _revisions(
+    service: MemoryService, memory: ArtifactRef, since: int | ArtifactRef | None
+) -> list[int]:
+    return [i.ref.revision for i in await _history(service, memory, since)]
 
 
 async def test_changes_semantics(service: MemoryService) -> None:
@@ -27,7 +36,7 @@ async def test_changes_semantics(service: MemoryService) -> None:
     assert await _revisions(service, head, 3) == []
     assert await _revisions(service, mid, 0) == [1, 2]
     assert await _revisions(service, head, ArtifactRef(head.artifact_id, 1)) == [2, 3]
-    _, items = await service.changes(head, 0)
+    items = await _history(service, head, 0)
     ops = [[c.op for c in i.changes] for i in items]
     assert ops == [[ChangeOp.ADD] * 3, [ChangeOp.REVISE], [ChangeOp.DEACTIVATE]]
     assert items[2].changes[0].entry_id == ex.site.entry_id
@@ -62,7 +71,7 @@ async def test_changes_reads_no_entry_text(harness: Harness) -> None:
     assert service is not None
     ex = await WorkedExample().run(service)
     harness.tamper.execute("UPDATE memory_entry_versions SET text = 'tampered'")
-    _, items = await service.changes(ref(ex.r3), 0)
+    items = await _history(service, ref(ex.r3), 0)
     assert len(items) == 3  # entry rows are never read, so their corruption does not matter
 
 
@@ -132,5 +141,13 @@ async def test_tampered_revision_content_is_caught(harness: Harness) -> None:
     )
     with pytest.raises(DataLossError):
         await service.get_memory(ref(ex.r3))
-    with pytest.raises(DataLossError):
-        await service.changes(ref(ex.r3), None)
+    # History reads only the changes columns, each verified against its own hash (the
+    # verifier checks that they are the content's changes: see test_history.py).
+    assert len(await _history(service, ref(ex.r3), 0)) == 3
+    harness.tamper.execute(
+        "UPDATE artifact_revisions SET changes = replace(changes, 'user_requested', 'forged') "
+        "WHERE revision = 3"
+    )
+    with pytest.raises(DataLossError) as err:
+        await _history(service, ref(ex.r3), None)
+    assert err.value.metadata["row"] == f"artifact_revisions[{ref(ex.r3).artifact_id}@3]"

@@ -193,7 +193,7 @@ async def test_two_services_on_one_database_race_and_one_wins(harness: Harness) 
             base = ref(wins[0])
             assert base.revision == round_number + 2
         _, items = await second.changes(base, 0)
-        assert [i.ref.revision for i in items] == list(range(1, 7))
+        assert [i.ref.revision async for i in items] == list(range(1, 7))
     finally:
         await second.close()
 
@@ -214,7 +214,7 @@ async def test_many_writers_produce_a_gapless_chain(service: MemoryService) -> N
 
     await asyncio.gather(*(writer(n) for n in range(8)))
     _, items = await service.changes(ArtifactRef(artifact, 9), 0)
-    assert [i.ref.revision for i in items] == list(range(1, 10))
+    assert [i.ref.revision async for i in items] == list(range(1, 10))
 
 
 async def test_next_revision_already_inserted_is_aborted_and_nothing_written(

@@ -16,9 +16,11 @@ method stops (AbortError, as grpc.aio raises) and the call completes with that s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
+import queue
 import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Collection, Coroutine, Iterator
 from typing import Any, TypeVar
 
 import grpc
@@ -55,8 +57,15 @@ class LoopThread:
 class AioContext:
     """The part of grpc.aio.ServicerContext the servicer uses, over grpc_testing's context."""
 
-    def __init__(self, context: grpc.ServicerContext) -> None:
+    def __init__(
+        self, context: grpc.ServicerContext, sink: Callable[[Any], None] | None = None
+    ) -> None:
         self._context = context
+        self._sink = sink
+
+    async def write(self, message: Any) -> None:
+        assert self._sink is not None, "write() outside a streaming method"
+        self._sink(message)
 
     async def abort(
         self, code: grpc.StatusCode, details: str = "", trailing_metadata: Any = ()
@@ -84,17 +93,44 @@ class AioContext:
 
 
 class BlockingServicer:
-    """grpc_testing looks methods up by name; each one found here runs the async original."""
+    """grpc_testing looks methods up by name; each one found here runs the async original.
 
-    def __init__(self, servicer: object, loop: LoopThread) -> None:
+    A streaming method is an async generator, or a coroutine that sends with `context.write`
+    (grpc.aio's writer API): name those in `writers`.
+    """
+
+    def __init__(self, servicer: object, loop: LoopThread, writers: Collection[str] = ()) -> None:
         self._servicer = servicer
         self._loop = loop
+        self._writers = set(writers)
 
     def __getattr__(self, name: str) -> Callable[[Any, grpc.ServicerContext], Any]:
         method = getattr(self._servicer, name)
         if inspect.isasyncgenfunction(method):
             return self._streaming(method)
+        if name in self._writers:
+            return self._writing(method)
         return self._unary(method)
+
+    def _writing(
+        self, method: Callable[..., Any]
+    ) -> Callable[[Any, grpc.ServicerContext], Iterator[Any]]:
+        def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+            sent: queue.Queue[Any] = queue.Queue()
+            done = object()
+            call = asyncio.run_coroutine_threadsafe(
+                method(request, AioContext(context, sent.put)), self._loop.loop
+            )
+            call.add_done_callback(lambda _: sent.put(done))
+            try:
+                while (message := sent.get(timeout=CALL_TIMEOUT)) is not done:
+                    yield message
+                with contextlib.suppress(grpc.aio.AbortError):
+                    call.result()
+            finally:
+                call.cancel()  # the client went away first: stop the method
+
+        return streaming
 
     def _unary(self, method: Callable[..., Any]) -> Callable[[Any, grpc.ServicerContext], Any]:
         def unary(request: Any, context: grpc.ServicerContext) -> Any:

@@ -10,6 +10,7 @@ tests/e2e/test_python_client.py.
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from powercontext_client import (
     ClientConfig,
     DeadlineExceeded,
     InternalError,
+    InvalidArgument,
     PermissionDenied,
     RevisionConflict,
     TlsConfig,
@@ -36,7 +38,7 @@ from powercontext_client import (
     Unavailable,
     new_entry,
 )
-from powercontext_client.core import READ_ATTEMPTS
+from powercontext_client.core import READ_ATTEMPTS, WRITE_ATTEMPTS
 from powercontext_client.errors import STATUS_DETAILS_KEY
 
 SERVICE = "powercontext.memory.v1.MemoryService"
@@ -84,13 +86,23 @@ class StandIn:
     port: int = 0
     answer: Answer | None = None
     calls: list[tuple[str, dict[str, str], float | None]] = field(default_factory=list)
+    requests: list[bytes] = field(default_factory=list)  # each call's serialized request
     feed: FlakyFeed = field(default_factory=FlakyFeed)
+
+    def request_ids(self) -> list[str]:
+        """The request_id of each Remember received, in order."""
+        return [
+            pb.RememberRequest.FromString(data).request_id
+            for (method, _, _), data in zip(self.calls, self.requests, strict=True)
+            if method == "Remember"
+        ]
 
     def handler(self, method: str, response: Any) -> grpc.RpcMethodHandler:
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
             self.calls.append(
                 (method, dict(context.invocation_metadata() or ()), context.time_remaining())
             )
+            self.requests.append(request)
             if self.answer is not None:
                 await self.answer(context)
             return response
@@ -133,6 +145,12 @@ async def _serve(
                         "GetCapabilities", pb.GetCapabilitiesResponse()
                     ),
                     "Remember": stand_in.handler("Remember", pb.RememberResponse(changed=True)),
+                    "GetMemory": stand_in.handler(
+                        "GetMemory",
+                        pb.GetMemoryResponse(
+                            memory=types.ArtifactRef(artifact_id="mem_art_x", revision=1)
+                        ),
+                    ),
                     "Changes": grpc.unary_stream_rpc_method_handler(
                         stand_in.feed.changes,
                         request_deserializer=pb.ChangesRequest.FromString,
@@ -164,7 +182,9 @@ def _client(stand_in: StandIn, **config: Any) -> AsyncClient:
     return AsyncClient(config=ClientConfig(endpoint=f"127.0.0.1:{stand_in.port}", **config))
 
 
-async def test_reads_are_retried_on_unavailable_and_writes_are_not(stand_in: StandIn) -> None:
+async def test_reads_and_writes_with_their_id_are_retried_on_unavailable(
+    stand_in: StandIn,
+) -> None:
     stand_in.answer = _error(grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE")
     async with _client(stand_in) as client:
         with pytest.raises(Unavailable) as read_failure:
@@ -172,9 +192,66 @@ async def test_reads_are_retried_on_unavailable_and_writes_are_not(stand_in: Sta
         assert read_failure.value.reason == "DATABASE_UNAVAILABLE"
         assert [c[0] for c in stand_in.calls] == ["GetCapabilities"] * READ_ATTEMPTS
         stand_in.calls.clear()
+        stand_in.requests.clear()
         with pytest.raises(Unavailable):
             await client.remember(None, [new_entry("fact", "x")])
-        assert [c[0] for c in stand_in.calls] == ["Remember"]  # sent exactly once
+        with pytest.raises(Unavailable):
+            await client.remember(None, [new_entry("fact", "x")])
+    first, second = (
+        stand_in.request_ids()[:WRITE_ATTEMPTS],
+        stand_in.request_ids()[WRITE_ATTEMPTS:],
+    )
+    # Each write is re-sent (bounded) with one fresh UUID4; two writes never share an id.
+    assert len(set(first)) == 1 and len(set(second)) == 1 and len(second) == WRITE_ATTEMPTS
+    assert str(uuid.UUID(first[0], version=4)) == first[0] and first[0] != second[0]
+
+
+async def test_a_write_keeps_the_callers_request_id_and_request(stand_in: StandIn) -> None:
+    unavailable = _error(grpc.StatusCode.UNAVAILABLE, "")
+
+    async def answer_lost_once(context: grpc.aio.ServicerContext) -> None:
+        if len(stand_in.calls) == 1:
+            await unavailable(context)  # e.g. the connection dropped after the commit
+
+    stand_in.answer = answer_lost_once
+    request = pb.RememberRequest(entries=[new_entry("fact", "x")], request_id="my-id-1")
+    async with _client(stand_in) as client:
+        assert (await client.write(request)).changed
+        await client.remember(None, [new_entry("fact", "y")], request_id="my-id-2")
+        blank = pb.RememberRequest(entries=[new_entry("fact", "z")])
+        await client.write(blank)
+    assert stand_in.request_ids()[:3] == ["my-id-1", "my-id-1", "my-id-2"]
+    assert stand_in.request_ids()[3] and blank.request_id == ""  # a copy got the id
+
+
+async def test_update_sends_each_application_as_a_new_request(stand_in: StandIn) -> None:
+    conflict = _error(grpc.StatusCode.ABORTED, "REVISION_CONFLICT", headRevision="1")
+
+    async def first_write_loses_the_race(context: grpc.aio.ServicerContext) -> None:
+        methods = [c[0] for c in stand_in.calls]
+        if methods[-1] == "Remember" and methods.count("Remember") == 1:
+            await conflict(context)
+
+    def change(head: pb.GetMemoryResponse) -> pb.RememberRequest:
+        return pb.RememberRequest(entries=[new_entry("fact", "x")])
+
+    stand_in.answer = first_write_loses_the_race
+    async with _client(stand_in) as client:
+        await client.update("mem_art_x", change)
+        first, second = stand_in.request_ids()
+        assert first and second and first != second  # a re-application is a new request
+        stand_in.calls.clear()
+        stand_in.requests.clear()
+        await client.update("mem_art_x", change, request_id="job-9")
+    assert stand_in.request_ids() == ["job-9", "job-9"]  # free again after the ABORTED one
+
+
+async def test_a_refused_write_is_not_sent_again(stand_in: StandIn) -> None:
+    stand_in.answer = _error(grpc.StatusCode.INVALID_ARGUMENT, "EMPTY_TEXT", field="text")
+    async with _client(stand_in) as client:
+        with pytest.raises(InvalidArgument):
+            await client.remember(None, [new_entry("fact", " ")])
+    assert len(stand_in.calls) == 1
 
 
 async def test_a_read_succeeds_once_the_database_is_back(stand_in: StandIn) -> None:
@@ -211,7 +288,7 @@ async def test_a_read_cancelled_by_a_draining_server_is_sent_again(stand_in: Sta
         await client.capabilities()
         assert len(stand_in.calls) == 2
         stand_in.calls.clear()
-        with pytest.raises(Cancelled):  # a write's outcome is unknown: never sent twice
+        with pytest.raises(Cancelled):  # retried only on UNAVAILABLE and DEADLINE_EXCEEDED
             await client.remember(None, [new_entry("fact", "x")])
     assert len(stand_in.calls) == 1
 
@@ -240,6 +317,9 @@ async def test_a_slow_call_ends_at_its_deadline(stand_in: StandIn) -> None:
     async with _client(stand_in) as client:
         with pytest.raises(DeadlineExceeded):
             await client.remember(None, [new_entry("fact", "x")], timeout=0.2)
+        # The answer may have been lost after a commit: re-sent, with its id, bounded.
+        assert len(set(stand_in.request_ids())) == 1
+        assert len(stand_in.request_ids()) == WRITE_ATTEMPTS
         with pytest.raises(DeadlineExceeded):
             await client.capabilities(timeout=0.2)
 

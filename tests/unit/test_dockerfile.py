@@ -102,6 +102,10 @@ def test_runtime_serves_on_all_interfaces_with_a_cli_healthcheck() -> None:
     _, runtime = _stages()
     env = _env(runtime)
     assert env["POWERCONTEXT_LISTEN"] == "0.0.0.0:50051"
+    # Reachable from outside: tokens on (health stays open for the HEALTHCHECK), never insecure.
+    assert env["POWERCONTEXT_AUTH"] == "tokens"
+    assert "POWERCONTEXT_INSECURE" not in env
+    assert "--insecure" not in " ".join(_args(runtime, "CMD") + _args(runtime, "ENTRYPOINT"))
     assert env["POWERCONTEXT_ENDPOINT"].endswith(":50051")  # what the healthcheck asks
     assert "50051" in " ".join(_args(runtime, "EXPOSE")).split()
     (healthcheck,) = _args(runtime, "HEALTHCHECK")

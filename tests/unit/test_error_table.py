@@ -10,7 +10,11 @@ lacks a case.
 
 from __future__ import annotations
 
+import asyncio
 import re
+import secrets
+import string
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,8 +32,14 @@ from powercontext.memory.v1 import types_pb2 as types
 from powercontext_client.errors import unpack_detail
 from powercontext_memory.app import open_service
 from powercontext_memory.backends.oceanbase import _connection_errors_as_unavailable
+from powercontext_memory.backends.timeouts import bounded
 from powercontext_memory.domain import lifecycle
 from powercontext_memory.memory import MemoryService
+from powercontext_memory.security import authz
+from powercontext_memory.security.token_cache import TokenCache
+from powercontext_memory.security.tokens import Scope, issue
+from powercontext_memory.streams import StreamLimits
+from powercontext_memory.transport.auth import Authenticator
 from powercontext_memory.transport.errors import (
     ERROR_DOMAIN,
     INTERNAL_MESSAGE,
@@ -69,7 +79,7 @@ class World:
         self.loop = loop
         self.service = service
         self.server = grpc_testing.server_from_dictionary(
-            {SERVICE: BlockingServicer(MemoryServicer(service), loop)},
+            {SERVICE: BlockingServicer(MemoryServicer(service), loop, writers={"Changes"})},
             grpc_testing.strict_real_time(),
         )
 
@@ -302,6 +312,21 @@ def invalid_kind(w: World) -> tuple[Termination, Expected]:
     return w.unary("Remember", request), invalid("entries[0].kind")
 
 
+@case("INVALID_REQUEST_ID", Code.INVALID_ARGUMENT)
+def invalid_request_id(w: World) -> tuple[Termination, Expected]:
+    request = pb.RememberRequest(
+        entries=[types.EntryInput(kind="fact", text="t")], request_id="not an id"
+    )
+    return w.unary("Remember", request), invalid("request_id")
+
+
+@case("SECRET_DETECTED", Code.INVALID_ARGUMENT)
+def secret_detected(w: World) -> tuple[Termination, Expected]:
+    token = "gh" + "p_" + "".join(secrets.choice(string.ascii_letters) for _ in range(36))
+    request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text=f"CI: {token}")])
+    return w.unary("Remember", request), invalid("entries[0].text", rule="github-token")
+
+
 # NOT_FOUND -------------------------------------------------------------------------------------
 
 
@@ -488,6 +513,126 @@ def tampered_entry_text(w: World) -> tuple[Termination, Expected]:
     return w.unary("Expand", pb.ExpandRequest(citations=[citation])), expected
 
 
+# ALREADY_EXISTS --------------------------------------------------------------------------------
+
+
+@case("REQUEST_ID_REUSED", Code.ALREADY_EXISTS)
+def request_id_reused(w: World) -> tuple[Termination, Expected]:
+    first = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text="a")], request_id="r-1")
+    w.ok("Remember", first)
+    assert w.ok("Remember", first).memory.revision == 1  # the same request: its first response
+    other = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text="b")], request_id="r-1")
+    expected = Expected({"field": "request_id", "requestId": "r-1"})
+    return w.unary("Remember", other), expected
+
+
+# RESOURCE_EXHAUSTED ----------------------------------------------------------------------------
+
+
+@case("TOO_MANY_STREAMS", Code.RESOURCE_EXHAUSTED)
+def too_many_streams(w: World) -> tuple[Termination, Expected]:
+    w.service.streams = StreamLimits(max_streams=10, max_per_caller=1)
+    memory = w.remember(None, "x").memory
+    following = w.open_stream("Changes", pb.ChangesRequest(memory=memory, follow=True))
+    assert following.take_response().revision.memory_ref == memory  # holds the one slot
+    refused = w.stream("Changes", pb.ChangesRequest(memory=memory, since_revision=0))
+    following.cancel()
+    return refused, Expected({"scope": "caller", "limit": "1"})
+
+
+# UNAUTHENTICATED and PERMISSION_DENIED ---------------------------------------------------------
+# The auth interceptor (transport/auth.py) runs before the servicer, which grpc_testing cannot
+# show; here the service method first does what the interceptor does — authenticate the call's
+# metadata against tokens in the real database, authorize the request — then runs.
+
+
+def through_auth(w: World, rpc: str, request: Any, token: str | None) -> Termination:
+    authenticator = Authenticator(TokenCache(w.service.backend.access_token, ttl=0))
+    metadata = () if token is None else (("authorization", f"Bearer {token}"),)
+    name = {"GetMemory": "get_memory", "Remember": "remember", "Search": "search"}[rpc]
+    original = getattr(w.service, name)
+
+    async def guarded(*args: Any, **kwargs: Any) -> Any:
+        caller = await authenticator.authenticate(metadata)
+        authz.authorize(caller, rpc, request)
+        return await original(*args, **kwargs)
+
+    setattr(w.service, name, guarded)
+    return w.unary(rpc, request)
+
+
+def stored_token(
+    w: World,
+    scope: Scope,
+    *memories: str,
+    now_ms: int | None = None,
+    expires_at_ms: int | None = None,
+) -> tuple[str, str]:
+    """(token id, token) of a new token kept in the world's database."""
+    now = now_ms if now_ms is not None else time.time_ns() // 1_000_000
+    record, token = issue("agent", scope, memories, now_ms=now, expires_at_ms=expires_at_ms)
+    w.loop.run(w.service.backend.add_access_token(record))
+    return record.token_id, token
+
+
+@case("TOKEN_MISSING", Code.UNAUTHENTICATED)
+def token_missing(w: World) -> tuple[Termination, Expected]:
+    request = pb.GetMemoryRequest(memory=ref("mem_art_x", 0))
+    return through_auth(w, "GetMemory", request, None), Expected({})
+
+
+@case("TOKEN_INVALID", Code.UNAUTHENTICATED)
+def token_with_a_wrong_secret(w: World) -> tuple[Termination, Expected]:
+    _, token = stored_token(w, Scope.ADMIN)
+    forged = token[:-4] + ("AAAA" if not token.endswith("AAAA") else "BBBB")
+    request = pb.GetMemoryRequest(memory=ref("mem_art_x", 0))
+    termination = through_auth(w, "GetMemory", request, forged)
+    assert forged not in termination.details and token[21:] not in termination.details
+    return termination, Expected({})
+
+
+@case("TOKEN_REVOKED", Code.UNAUTHENTICATED)
+def token_revoked(w: World) -> tuple[Termination, Expected]:
+    token_id, token = stored_token(w, Scope.ADMIN)
+    assert w.loop.run(w.service.backend.revoke_access_token(token_id, 1))
+    request = pb.GetMemoryRequest(memory=ref("mem_art_x", 0))
+    return through_auth(w, "GetMemory", request, token), Expected({"tokenId": token_id})
+
+
+@case("TOKEN_EXPIRED", Code.UNAUTHENTICATED)
+def token_expired(w: World) -> tuple[Termination, Expected]:
+    token_id, token = stored_token(
+        w, Scope.ADMIN, now_ms=1_767_225_600_000, expires_at_ms=1_767_225_660_000
+    )
+    request = pb.GetMemoryRequest(memory=ref("mem_art_x", 0))
+    expected = Expected({"tokenId": token_id, "expiredAt": "2026-01-01T00:01:00Z"})
+    return through_auth(w, "GetMemory", request, token), expected
+
+
+@case("SCOPE_REQUIRED", Code.PERMISSION_DENIED)
+def read_token_writes(w: World) -> tuple[Termination, Expected]:
+    _, token = stored_token(w, Scope.READ)
+    request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text="t")])
+    expected = Expected({"requiredScope": "write", "tokenScope": "read"})
+    return through_auth(w, "Remember", request, token), expected
+
+
+@case("MEMORY_NOT_ALLOWED", Code.PERMISSION_DENIED)
+def search_beyond_the_allow_list(w: World) -> tuple[Termination, Expected]:
+    mine, theirs = w.remember(None, "mine").memory, w.remember(None, "theirs").memory
+    _, token = stored_token(w, Scope.READ, mine.artifact_id)
+    request = pb.SearchRequest(query="mine", memories=[mine, theirs])
+    expected = Expected({"artifactId": theirs.artifact_id, "field": "memories[1]"})
+    return through_auth(w, "Search", request, token), expected
+
+
+@case("MEMORY_CREATION_NOT_ALLOWED", Code.PERMISSION_DENIED)
+def restricted_token_creates(w: World) -> tuple[Termination, Expected]:
+    _, token = stored_token(w, Scope.WRITE, "mem_art_mine")
+    request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text="t")])
+    return through_auth(w, "Remember", request, token), Expected({})
+
+
 # UNAVAILABLE -----------------------------------------------------------------------------------
 
 
@@ -512,6 +657,19 @@ def database_unreachable(w: World) -> tuple[Termination, Expected]:
     w.service.get_memory = unreachable  # type: ignore[method-assign,assignment]
     request = pb.GetMemoryRequest(memory=ref("mem_art_x", 0))
     return w.unary("GetMemory", request), Expected({})
+
+
+@case("DATABASE_TIMEOUT", Code.UNAVAILABLE)
+def database_stuck(w: World) -> tuple[Termination, Expected]:
+    # The server's bound on database work (backends/timeouts.py) around a call that never
+    # answers; tests/e2e/test_database_timeout.py freezes a real seekdb and locks SQLite.
+    async def stuck(memory: Any) -> None:
+        async with bounded(0.05, "oceanbase://app@db.internal:2881/memory"):
+            await asyncio.Event().wait()
+
+    w.service.get_memory = stuck  # type: ignore[method-assign,assignment]
+    request = pb.GetMemoryRequest(memory=ref("mem_art_x", 0))
+    return w.unary("GetMemory", request), Expected({"timeoutSeconds": "0.05"})
 
 
 # INTERNAL --------------------------------------------------------------------------------------

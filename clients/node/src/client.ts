@@ -1,6 +1,9 @@
 // MemoryClient: one promise-returning method per RPC of powercontext.memory.v1.MemoryService,
 // plus update() and follow(). Every call has a deadline; failures are PowerContextError
-// subclasses. Reads are retried on transient failures; writes never are (see update()).
+// subclasses. Reads are retried on transient failures; writes carry a request id and are sent
+// again, with it, when their answer is lost (the server commits each id once).
+import { randomUUID } from 'node:crypto';
+
 import { status as GrpcStatus, type ClientReadableStream } from '@grpc/grpc-js';
 
 import { abortReason, pause } from './abort';
@@ -17,17 +20,30 @@ import { fromGrpcError, Internal, RevisionConflict } from './errors';
 import { followRevisions, type FollowOptions } from './follow';
 import { createServiceClient, type MemoryServiceClient } from './proto';
 import type * as pb from './types';
-import { callUnary, retryRead, type UnaryInvocation, type UnaryMethod } from './unary';
+import { callUnary, retryRead, retryWrite, type UnaryInvocation, type UnaryMethod } from './unary';
 import type { Change, WriteRequest, WriteResponse } from './write-request';
 
 /** A memory named by its id, or by any ref to it (where the revision is not used). */
 export type MemorySelector = string | { readonly artifactId?: string };
 
 export const DEFAULT_UPDATE_ATTEMPTS = 8;
+/** Sends of one write in all when its answer is lost (UNAVAILABLE, DEADLINE_EXCEEDED). */
+export const WRITE_ATTEMPTS = 4;
 
 export interface UpdateOptions extends CallOptions {
   /** Tries before the last RevisionConflict is thrown. Default 8. */
   readonly attempts?: number;
+  /**
+   * Sends every attempt with this request id instead of a new one per attempt (an ABORTED
+   * attempt records nothing, so the id stays free): running the same update twice with one
+   * id commits at most once.
+   */
+  readonly requestId?: string;
+}
+
+/** A fresh idempotency key for one write (AIP-155). */
+export function newRequestId(): string {
+  return randomUUID();
 }
 
 export class MemoryClient {
@@ -51,38 +67,48 @@ export class MemoryClient {
     );
   }
 
-  // -- writes: sent once; they fail fast when no server is connected ---------------------------
+  // -- writes: fail fast when no server is connected; sent again, same request id, when the ---
+  // -- answer is lost (UNAVAILABLE, DEADLINE_EXCEEDED), WRITE_ATTEMPTS sends at most ----------
 
-  /** Persists an immutable Source (the same record always gets the same source_id). */
+  /**
+   * Persists an immutable Source (the same record always gets the same source_id, so it is
+   * safe to send again without a request id).
+   */
   putSource(request: pb.PutSourceRequest, options?: CallOptions): Promise<pb.PutSourceResponse> {
     return this.#write(this.#service.putSource, request, options);
   }
 
-  /** Adds or revises entries on `memory` (the head); without `memory` it creates a memory. */
+  /**
+   * Adds or revises entries on `memory` (the head); without `memory` it creates a memory.
+   * Like every write it is sent with `request.requestId`, or a fresh UUID4 when unset: give
+   * your own to make the write safe to repeat across runs of your program.
+   */
   remember(request: pb.RememberRequest, options?: CallOptions): Promise<pb.RememberResponse> {
-    return this.#write(this.#service.remember, request, options);
+    return this.#write(this.#service.remember, withRequestId(request), options);
   }
 
   /** Marks entries inactive in a new revision. */
   forget(request: pb.ForgetRequest, options?: CallOptions): Promise<pb.ForgetResponse> {
-    return this.#write(this.#service.forget, request, options);
+    return this.#write(this.#service.forget, withRequestId(request), options);
   }
 
   /** Makes inactive entries active again. */
   reactivate(request: pb.ReactivateRequest, options?: CallOptions): Promise<pb.ReactivateResponse> {
-    return this.#write(this.#service.reactivate, request, options);
+    return this.#write(this.#service.reactivate, withRequestId(request), options);
   }
 
   /** Dedupe then normalize, in a new revision when anything changes. */
   organize(request: pb.OrganizeRequest, options?: CallOptions): Promise<pb.OrganizeResponse> {
-    return this.#write(this.#service.organize, request, options);
+    return this.#write(this.#service.organize, withRequestId(request), options);
   }
 
   /**
    * Reads the head, lets `change(head)` build a write, and commits it on that head. When
    * another writer moved the head first (RevisionConflict), the head is read again and
    * `change` runs again on it, after a jittered backoff, up to `attempts` times; then the last
-   * RevisionConflict is thrown. Returns undefined when `change` finds nothing to do.
+   * RevisionConflict is thrown. Returns undefined when `change` finds nothing to do. Each
+   * application is a new request with a new request id, unless `options.requestId` (or the
+   * built request's own) is given.
    */
   async update(
     memory: MemorySelector,
@@ -102,7 +128,7 @@ export class MemoryClient {
         return undefined;
       }
       try {
-        return await this.#commit(write, head.memory, options);
+        return await this.#commit(write, head.memory, options.requestId ?? '', options);
       } catch (error) {
         if (!(error instanceof RevisionConflict) || attempt >= attempts) {
           throw error;
@@ -197,13 +223,28 @@ export class MemoryClient {
     return { retries: this.config.readRetries, backoff: this.config.backoff };
   }
 
-  #commit(write: WriteRequest, head: pb.ArtifactRef, options: CallOptions): Promise<WriteResponse> {
-    if ('remember' in write) return this.remember({ ...write.remember, memory: head }, options);
-    if ('forget' in write) return this.forget({ ...write.forget, memory: head }, options);
-    if ('reactivate' in write) {
-      return this.reactivate({ ...write.reactivate, memory: head }, options);
+  #commit(
+    write: WriteRequest,
+    head: pb.ArtifactRef,
+    requestId: string,
+    options: CallOptions,
+  ): Promise<WriteResponse> {
+    // A new request per application: a fresh id unless the caller fixed one.
+    const id = (given: string | undefined): string => requestId || given || newRequestId();
+    if ('remember' in write) {
+      const request = { ...write.remember, memory: head };
+      return this.remember({ ...request, requestId: id(request.requestId) }, options);
     }
-    return this.organize({ ...write.organize, memory: head }, options);
+    if ('forget' in write) {
+      const request = { ...write.forget, memory: head };
+      return this.forget({ ...request, requestId: id(request.requestId) }, options);
+    }
+    if ('reactivate' in write) {
+      const request = { ...write.reactivate, memory: head };
+      return this.reactivate({ ...request, requestId: id(request.requestId) }, options);
+    }
+    const request = { ...write.organize, memory: head };
+    return this.organize({ ...request, requestId: id(request.requestId) }, options);
   }
 
   async #write<Request, Response>(
@@ -211,8 +252,12 @@ export class MemoryClient {
     request: Request,
     options: CallOptions | undefined,
   ): Promise<Response> {
-    const invocation = await this.#invocation(options, false);
-    return callUnary(method.bind(this.#service), request, invocation);
+    const bound = method.bind(this.#service);
+    return retryWrite(
+      async () => callUnary(bound, request, await this.#invocation(options, false)),
+      { attempts: WRITE_ATTEMPTS, backoff: this.config.backoff },
+      options?.signal,
+    );
   }
 
   async #read<Request, Response>(
@@ -258,6 +303,11 @@ export class MemoryClient {
       signal: options?.signal,
     };
   }
+}
+
+/** A copy of a write request with its request id, a fresh UUID4 when it has none. */
+function withRequestId<Request extends { readonly requestId?: string }>(request: Request): Request {
+  return request.requestId ? request : { ...request, requestId: newRequestId() };
 }
 
 function artifactIdOf(memory: MemorySelector): string {

@@ -57,7 +57,10 @@ export interface ClientOptions {
    * POWERCONTEXT_TIMEOUT (seconds), default 30 s.
    */
   readonly deadlineMs?: number;
-  /** Extra attempts for read-only calls that fail with UNAVAILABLE. Writes never retry. */
+  /**
+   * Extra attempts for read-only calls that fail with UNAVAILABLE. (Writes are sent again only
+   * when their answer is lost, with their request id: WRITE_ATTEMPTS sends at most.)
+   */
   readonly readRetries?: number;
   /** Backoff between read retries and between follow reconnections. */
   readonly backoff?: Partial<BackoffPolicy>;

@@ -12,6 +12,7 @@
 //   ├── DataLoss
 //   ├── Unavailable              retry later; resumeSinceRevision on a shut-down stream
 //   ├── DeadlineExceeded
+//   ├── AlreadyExists            REQUEST_ID_REUSED: a write's request id named another request
 //   ├── Internal                 INTERNAL / UNKNOWN
 //   ├── PermissionDenied
 //   └── Unauthenticated
@@ -136,10 +137,17 @@ export class Unavailable extends PowerContextError {
 }
 
 /**
- * DEADLINE_EXCEEDED: the call's deadline passed. A write's outcome is then unknown: re-read
- * the head before applying it again.
+ * DEADLINE_EXCEEDED: the call's deadline passed. A write is sent again with its request id
+ * (WRITE_ATTEMPTS sends at most); thrown after the last, its outcome is unknown: send it again
+ * later with the same request id, or re-read the head.
  */
 export class DeadlineExceeded extends PowerContextError {}
+
+/**
+ * ALREADY_EXISTS: REQUEST_ID_REUSED, a write's request id was already used for a different
+ * request (metadata requestId); a new request needs a new id.
+ */
+export class AlreadyExists extends PowerContextError {}
 
 /** INTERNAL or UNKNOWN: a server bug, or a broken stream contract. */
 export class Internal extends PowerContextError {}
@@ -160,6 +168,7 @@ const BY_CODE: ReadonlyMap<number, ErrorClass> = new Map<number, ErrorClass>([
   [GrpcStatus.DATA_LOSS, DataLoss],
   [GrpcStatus.UNAVAILABLE, Unavailable],
   [GrpcStatus.DEADLINE_EXCEEDED, DeadlineExceeded],
+  [GrpcStatus.ALREADY_EXISTS, AlreadyExists],
   [GrpcStatus.INTERNAL, Internal],
   [GrpcStatus.UNKNOWN, Internal],
   [GrpcStatus.PERMISSION_DENIED, PermissionDenied],

@@ -2,6 +2,8 @@
 export {
   DEFAULT_UPDATE_ATTEMPTS,
   MemoryClient,
+  newRequestId,
+  WRITE_ATTEMPTS,
   type MemorySelector,
   type UpdateOptions,
 } from './client';
@@ -20,6 +22,7 @@ export {
 export { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 export { DEFAULT_RECONNECT_FOR_MS, type FollowOptions, type FollowRetry } from './follow';
 export {
+  AlreadyExists,
   CapabilityNotSupported,
   CitationMismatch,
   DataLoss,

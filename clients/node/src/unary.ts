@@ -1,5 +1,6 @@
-// Promise-returning unary calls with a deadline, cancellation, error conversion and, for
-// read-only methods only, bounded retries on transient failures.
+// Promise-returning unary calls with a deadline, cancellation, error conversion and bounded
+// retries: reads on transient failures, writes (which carry a request id) when their answer
+// was lost.
 import type {
   CallOptions as GrpcCallOptions,
   ClientUnaryCall,
@@ -9,7 +10,7 @@ import type {
 
 import { abortReason, pause } from './abort';
 import { backoffDelay, type BackoffPolicy } from './backoff';
-import { fromGrpcError, isTransient } from './errors';
+import { DeadlineExceeded, fromGrpcError, isTransient, Unavailable } from './errors';
 
 /** A grpc-js unary method in its (request, metadata, options, callback) form. */
 export type UnaryMethod<Request, Response> = (
@@ -86,5 +87,37 @@ export async function retryRead<Response>(
       }
       await pause(delayMs, invocation.signal);
     }
+  }
+}
+
+export interface WriteRetryPolicy {
+  /** Sends in all, the first included. */
+  readonly attempts: number;
+  readonly backoff: BackoffPolicy;
+}
+
+/**
+ * Sends a write again while its answer is lost — UNAVAILABLE (the connection or the server
+ * went away) or DEADLINE_EXCEEDED — since it may have committed: at most `attempts` sends in
+ * all, after a jittered backoff. `attempt` makes a fresh deadline each time (the lost one
+ * used it up). Only for requests the server answers once: a write with its request id (the
+ * server replays the first outcome) or a content-addressed PutSource. Any other error, and
+ * an aborted signal, end it at once.
+ */
+export async function retryWrite<Response>(
+  attempt: () => Promise<Response>,
+  policy: WriteRetryPolicy,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  for (let sent = 1; ; sent++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const lost = error instanceof Unavailable || error instanceof DeadlineExceeded;
+      if (signal?.aborted || !lost || sent >= policy.attempts) {
+        throw error;
+      }
+    }
+    await pause(backoffDelay(sent, policy.backoff), signal);
   }
 }

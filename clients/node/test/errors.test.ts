@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { Metadata, status } from '@grpc/grpc-js';
 
 import {
+  AlreadyExists,
   CapabilityNotSupported,
   CitationMismatch,
   DataLoss,
@@ -87,6 +88,7 @@ describe('typed errors', () => {
       [status.PERMISSION_DENIED, 'FORBIDDEN', PermissionDenied],
       [status.UNAUTHENTICATED, 'TOKEN_MISSING', Unauthenticated],
       [status.DEADLINE_EXCEEDED, '', DeadlineExceeded],
+      [status.ALREADY_EXISTS, 'REQUEST_ID_REUSED', AlreadyExists],
       [status.INTERNAL, 'INTERNAL', Internal],
       [status.RESOURCE_EXHAUSTED, '', PowerContextError],
     ];

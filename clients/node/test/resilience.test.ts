@@ -1,5 +1,6 @@
 // How calls behave while the server is away: reads wait within their deadline, writes fail
-// fast and are never sent twice, and callers can cancel.
+// fast (after a few quick re-sends with their request id) and are never committed later, and
+// callers can cancel.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 

@@ -14,7 +14,7 @@ them. Failures raise PowerContextError subclasses (errors.py draws the tree).
 from ._version import __version__
 from .aio import AsyncClient
 from .config import ClientConfig, TlsConfig
-from .core import Change, WriteRequest, WriteResponse
+from .core import Change, WriteRequest, WriteResponse, new_request_id
 from .errors import (
     AlreadyExists,
     Cancelled,
@@ -67,6 +67,7 @@ __all__ = [
     "citation",
     "entry_ref",
     "new_entry",
+    "new_request_id",
     "ref",
     "revise",
     "source_ref",

@@ -7,9 +7,13 @@ client adds to the raw stub:
 * a deadline on every call (ClientConfig.timeout, or `timeout=` per call);
 * failures raised as PowerContextError subclasses parsed from the status details (errors.py);
 * reads wait for a (re)connecting server and are retried on UNAVAILABLE with jittered backoff,
-  inside the call's deadline — writes are never retried blindly: a write that may have
-  committed is the caller's to re-read;
-* `update()`: read the head, apply your change, commit; on ABORTED re-read and re-apply;
+  inside the call's deadline;
+* every write carries a request id (a fresh UUID4 unless the caller gives one), so it is safe
+  to send again: a write that fails with UNAVAILABLE or DEADLINE_EXCEEDED — it may have
+  committed before the answer was lost — is re-sent with the same id, and the server answers
+  a repeat with the first outcome instead of committing twice (AIP-155);
+* `update()`: read the head, apply your change, commit; on ABORTED re-read and re-apply (each
+  re-application is a new request, with a new id);
 * `follow()`: every new revision, in order, across server restarts, without gap or duplicate.
 """
 
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 import time
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeAlias
 
@@ -27,7 +32,14 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
 from .config import ClientConfig
-from .errors import InternalError, RevisionConflict, from_rpc_error, retryable
+from .errors import (
+    DeadlineExceeded,
+    InternalError,
+    RevisionConflict,
+    Unavailable,
+    from_rpc_error,
+    retryable,
+)
 from .requests import as_ref, ref
 from .retry import Backoff
 from .transport import Transport
@@ -49,9 +61,17 @@ _WRITE_METHODS: dict[type[Any], str] = {
     pb.OrganizeRequest: "Organize",
 }
 READ_ATTEMPTS = 4
+# A write whose answer was lost is re-sent with its request id at most this many times in all;
+# each attempt has the call's whole timeout (the one that timed out had used it up).
+WRITE_ATTEMPTS = 4
 UPDATE_ATTEMPTS = 8
 FOLLOW_RECONNECT_SECONDS = 60.0
 _UNSET: Any = object()
+
+
+def new_request_id() -> str:
+    """A fresh idempotency key for one write (random: never shared by two requests)."""
+    return str(uuid.uuid4())
 
 
 def resolve_config(endpoint: str | None, config: ClientConfig | None) -> ClientConfig:
@@ -87,8 +107,8 @@ class ClientCore:
         for attempt in range(1, READ_ATTEMPTS + 1 if read else 2):
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
-                # A read waits for a (re)connecting channel until its deadline; a write fails
-                # fast when no server is there, and is never sent twice.
+                # A read waits for a (re)connecting channel until its deadline; a probe
+                # (health) fails fast when no server is there, and is sent once.
                 return await self._transport.unary(
                     method, request, timeout=remaining, metadata=self._metadata, ready=read
                 )
@@ -131,7 +151,7 @@ class ClientCore:
         response = await self._call(self.stub.GetSource, request, timeout=timeout, read=True)
         return response.source
 
-    # -- writes (never retried) -----------------------------------------------------------------
+    # -- writes (idempotent: each carries a request id, re-sent after a lost answer) -----------
 
     async def remember(
         self,
@@ -141,11 +161,16 @@ class ClientCore:
         sources: Iterable[types.SourceRef] = (),
         artifacts: Iterable[types.ArtifactRef] = (),
         mode: pb.RememberMode = pb.REMEMBER_MODE_UNSPECIFIED,
+        request_id: str = "",
         timeout: float | None = _UNSET,
     ) -> pb.RememberResponse:
-        """Add or revise entries on the head `memory`; None creates a memory."""
+        """Add or revise entries on the head `memory`; None creates a memory.
+
+        `request_id` (every write takes one): give your own to make a write safe to repeat
+        across runs of your program; by default each call gets a fresh UUID4 (see write()).
+        """
         request = pb.RememberRequest(
-            entries=entries, sources=sources, artifacts=artifacts, mode=mode
+            entries=entries, sources=sources, artifacts=artifacts, mode=mode, request_id=request_id
         )
         if memory is not None:
             request.memory.CopyFrom(memory)
@@ -157,9 +182,12 @@ class ClientCore:
         entries: Iterable[types.EntryRef],
         *,
         reason: str | None = None,
+        request_id: str = "",
         timeout: float | None = _UNSET,
     ) -> pb.ForgetResponse:
-        request = pb.ForgetRequest(memory=memory, entries=entries, reason=reason)
+        request = pb.ForgetRequest(
+            memory=memory, entries=entries, reason=reason, request_id=request_id
+        )
         return await self.write(request, timeout=timeout)
 
     async def reactivate(
@@ -168,9 +196,12 @@ class ClientCore:
         entries: Iterable[types.EntryRef],
         *,
         reason: str | None = None,
+        request_id: str = "",
         timeout: float | None = _UNSET,
     ) -> pb.ReactivateResponse:
-        request = pb.ReactivateRequest(memory=memory, entries=entries, reason=reason)
+        request = pb.ReactivateRequest(
+            memory=memory, entries=entries, reason=reason, request_id=request_id
+        )
         return await self.write(request, timeout=timeout)
 
     async def organize(
@@ -178,17 +209,52 @@ class ClientCore:
         memory: types.ArtifactRef,
         steps: Iterable[pb.OrganizeStep] = (),
         *,
+        request_id: str = "",
         timeout: float | None = _UNSET,
     ) -> pb.OrganizeResponse:
-        request = pb.OrganizeRequest(memory=memory, steps=steps)
+        request = pb.OrganizeRequest(memory=memory, steps=steps, request_id=request_id)
         return await self.write(request, timeout=timeout)
 
     async def write(
         self, request: WriteRequest, *, timeout: float | None = _UNSET
     ) -> WriteResponse:
-        """Send any write request message (Remember, Forget, Reactivate, Organize) once."""
+        """Send any write request message (Remember, Forget, Reactivate, Organize).
+
+        It goes with its `request_id`, or with a fresh UUID4 when it has none (a copy is sent:
+        `request` is not changed). When the answer is lost — UNAVAILABLE (the connection or
+        the server went away) or DEADLINE_EXCEEDED — the write may or may not have committed,
+        so the same message, same id, is sent again, after a jittered backoff, up to
+        WRITE_ATTEMPTS times in all, each with the whole `timeout`: the server commits it at
+        most once and answers a repeat with the first outcome, even if the memory has moved on
+        since. Other failures (ABORTED, INVALID_ARGUMENT, ...) are raised at once: a failed
+        write records nothing, so its id may be used again.
+        """
         method = getattr(self.stub, _WRITE_METHODS[type(request)])
-        return await self._call(method, request, timeout=timeout, read=False)
+        sent = type(request)()
+        sent.CopyFrom(request)
+        if not sent.request_id:
+            sent.request_id = new_request_id()
+        delays = self._backoff.delays()
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
+            try:
+                # Fails fast when no server is connected (the write is then retried, bounded).
+                return await self._transport.unary(
+                    method,
+                    sent,
+                    timeout=self._timeout(timeout),
+                    metadata=self._metadata,
+                    ready=False,
+                )
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                lost = isinstance(error, Unavailable | DeadlineExceeded)
+                if not lost or attempt == WRITE_ATTEMPTS:
+                    raise error from rpc_error
+            await self._transport.sleep(next(delays))
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _timeout(self, timeout: float | None) -> float | None:
+        return self.config.timeout if timeout is _UNSET else timeout
 
     async def update(
         self,
@@ -196,6 +262,7 @@ class ClientCore:
         change: Change,
         *,
         attempts: int = UPDATE_ATTEMPTS,
+        request_id: str = "",
         timeout: float | None = _UNSET,
     ) -> WriteResponse | None:
         """Read the head, let `change(head)` build a write request, commit it on that head.
@@ -207,6 +274,12 @@ class ClientCore:
         reports is read and `change` runs again on it, after a jittered backoff, up to
         `attempts` times; then the last RevisionConflict is raised. `change` may be a plain
         or an async function and must not have side effects beyond building the request.
+
+        Each application is a new request with a new request id (a lost answer is retried
+        inside write() with the id of its own attempt). `request_id` instead sends every
+        attempt with that id, which is free again after an ABORTED one: running the same
+        update twice with one id commits once, and the second gets ALREADY_EXISTS
+        (REQUEST_ID_REUSED) if the first did commit, since it is built on a newer head.
         """
         delays = self._backoff.delays()
         revision = 0  # the head
@@ -216,9 +289,12 @@ class ClientCore:
             request = await built if inspect.isawaitable(built) else built
             if request is None:
                 return None
-            request.memory.CopyFrom(head.memory)
+            sent = type(request)()
+            sent.CopyFrom(request)
+            sent.memory.CopyFrom(head.memory)
+            sent.request_id = request_id or request.request_id or new_request_id()
             try:
-                return await self.write(request, timeout=timeout)
+                return await self.write(sent, timeout=timeout)
             except RevisionConflict as conflict:
                 if attempt == attempts:
                     raise

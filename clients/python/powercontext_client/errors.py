@@ -16,12 +16,13 @@ family you can act on, or the base class:
     ├── Unavailable                    retry later; .resume_since_revision on a shut-down stream
     ├── Cancelled                      the call was cancelled on the server's side (a server
     │                                  draining for shutdown cancels calls that arrive)
-    ├── DeadlineExceeded               the deadline passed: a write's outcome is unknown, so
-    │                                  re-read the head before re-applying it
+    ├── DeadlineExceeded               the deadline passed (a write was re-sent first; one
+    │                                  sent with your own request_id may be resent later)
     ├── PermissionDenied               the token may not do this (scope, memory allow-list)
     ├── Unauthenticated                missing, unknown or expired token
     ├── ResourceExhausted              a server limit (open streams, ...); retry later
-    ├── AlreadyExists                  e.g. a request id reused for a different request
+    ├── AlreadyExists                  REQUEST_ID_REUSED: a write's request id was used
+    │                                  for a different request
     └── InternalError                  a server bug, or a status this client does not know
 
 The gRPC status code picks the family; for NOT_FOUND and FAILED_PRECONDITION the ErrorInfo

@@ -70,6 +70,14 @@ async def rebuild(
     return report
 
 
+async def rebuild_memory(service: MemoryService, artifact_id: str) -> tuple[int, int, int]:
+    """One memory's projection rebuilt from its head, embedding what lacks a valid vector when
+    the service has a model of the database's profile: (rows, embedded, vectors kept)."""
+    vectors, embedded, kept = await _vectors_for(service, artifact_id, False)
+    rows = await service.backend.rebuild_projection(artifact_id, vectors)
+    return rows, embedded, kept
+
+
 async def migrate(service: MemoryService, progress: Progress = lambda _: None) -> RebuildReport:
     """Switch the database to the model's profile: drop every vector, embed everything."""
     model = service.embedding

@@ -7,6 +7,7 @@ canonical encoding of what they say, raises DataLossError naming the row.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from ..domain.canonical import SOURCE_CONTENT_PREFIX, canonical_json, prefixed_sha256, sha256_hex
@@ -28,7 +29,8 @@ from ..domain.models import (
     artifact_refs_json,
     source_refs_json,
 )
-from .spi import EntryVersionRow, RevisionRow, SourceRow
+from ..security.tokens import AccessToken, Scope
+from .spi import AccessTokenRow, ChangesRow, EntryVersionRow, RevisionRow, SourceRow
 
 _CHANGES_PREFIX = '{"changes":'
 
@@ -40,9 +42,16 @@ def _loss(what: str, detail: str) -> DataLossError:
 # -- revisions ---------------------------------------------------------------------------------
 
 
+def changes_json(changes: Sequence[MemoryChange]) -> str:
+    """The canonical JSON of a changes array: exactly the `changes` member of the canonical
+    MemoryContent bytes (JCS is compositional), stored apart for history reads."""
+    return canonical_json([c.to_json() for c in changes]).decode("utf-8")
+
+
 def revision_to_row(
     artifact_id: str, revision: int, content: MemoryContent, lineage: Lineage, committed_at_ms: int
 ) -> RevisionRow:
+    changes = changes_json(content.changes)
     return RevisionRow(
         artifact_id=artifact_id,
         revision=revision,
@@ -51,6 +60,8 @@ def revision_to_row(
         content_hash=content.content_hash,
         lineage=canonical_json(lineage.to_json()).decode("utf-8"),
         committed_at_ms=committed_at_ms,
+        changes=changes,
+        changes_hash=sha256_hex(changes.encode("utf-8")),
     )
 
 
@@ -99,8 +110,31 @@ def revision_from_row(row: RevisionRow) -> Revision:
     )
 
 
-def changes_from_row(row: RevisionRow) -> tuple[MemoryChange, ...]:
-    """Only the compact changes: verify the hash, then decode just the leading changes array.
+def changes_from_row(row: ChangesRow) -> tuple[MemoryChange, ...]:
+    """A revision's changes from its changes column, verified against their own hash.
+
+    The verifier checks that these equal the changes inside the hashed content.
+    """
+    what = f"artifact_revisions[{row.artifact_id}@{row.revision}]"
+    if row.changes is None or row.changes_hash is None:
+        raise _loss(what, "changes are not stored (read them from content)")
+    if sha256_hex(row.changes.encode("utf-8")) != row.changes_hash:
+        raise _loss(what, "changes do not match changes_hash")
+    try:
+        return tuple(_change_from_json(c) for c in json.loads(row.changes))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _loss(what, f"changes do not parse ({exc})") from exc
+
+
+def stored_changes(row: RevisionRow) -> tuple[str, str]:
+    """(changes, changes_hash) to store for a revision stored without them, from its verified
+    content (the backfill of databases created before the changes columns)."""
+    text = changes_json(changes_from_content(row))
+    return text, sha256_hex(text.encode("utf-8"))
+
+
+def changes_from_content(row: RevisionRow) -> tuple[MemoryChange, ...]:
+    """The changes inside the content: verify the hash, then decode just the leading array.
 
     Canonical JSON sorts keys, so "changes" is the first member; the manifest is never parsed.
     """
@@ -211,4 +245,42 @@ def source_from_row(row: SourceRow) -> Source:
         metadata,
         row.content_hash,
         row.created_at_ms,
+    )
+
+
+# -- access tokens -------------------------------------------------------------------------------
+
+
+def token_to_row(token: AccessToken) -> AccessTokenRow:
+    return AccessTokenRow(
+        token.token_id,
+        token.name,
+        token.scope.value,
+        canonical_json(list(token.memories)).decode("utf-8"),
+        token.secret_hash,
+        token.created_at_ms,
+        token.expires_at_ms,
+        token.revoked_at_ms,
+    )
+
+
+def token_from_row(row: AccessTokenRow) -> AccessToken:
+    """A stored token; a row that is not one fails closed (DataLossError names it)."""
+    what = f"access_tokens[{row.token_id}]"
+    try:
+        memories = json.loads(row.memories)
+        if not isinstance(memories, list) or not all(isinstance(m, str) for m in memories):
+            raise ValueError("memories is not a list of ids")
+        scope = Scope(row.scope)
+    except ValueError as error:
+        raise _loss(what, str(error)) from error
+    return AccessToken(
+        token_id=row.token_id,
+        name=row.name,
+        scope=scope,
+        memories=tuple(memories),
+        secret_hash=row.secret_hash,
+        created_at_ms=int(row.created_at_ms),
+        expires_at_ms=None if row.expires_at_ms is None else int(row.expires_at_ms),
+        revoked_at_ms=None if row.revoked_at_ms is None else int(row.revoked_at_ms),
     )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib import resources
 from typing import Any
 
@@ -37,6 +37,7 @@ from .oceanbase_wire import (
     vector_literal,
 )
 from .spi import (
+    AccessTokenRow,
     EntryVersionRow,
     HeadProjectionRow,
     RevisionExistsError,
@@ -44,15 +45,19 @@ from .spi import (
     SourceRow,
     VectorCandidate,
     VectorRow,
+    WriteRequestRow,
     values,
 )
 from .sql_reads import (
+    ACCESS_TOKEN_INSERT,
     HEAD_COLUMNS,
     REVISION_COLUMNS,
     SOURCE_COLUMNS,
     VERSION_INSERT,
+    WRITE_REQUEST_COLUMNS,
     PortableReads,
 )
+from .timeouts import bounded
 
 SCHEMA_VERSION = "1"
 EMBEDDING_PROFILE_KEY = "embedding_profile"
@@ -61,6 +66,7 @@ FTS_OVERFETCH = 2  # rows ranked per wanted candidate when admission needs sever
 _CHUNK = 500
 MANIFEST_PIECE_BYTES = 6 * 1024 * 1024  # hex doubles it: 12 MiB statements under 16 MiB
 _DUPLICATE_KEY = 1062
+_DUPLICATE_COLUMN = 1060
 WRITE_TIMEOUT_US = 600 * 1_000_000
 
 
@@ -99,9 +105,10 @@ class OceanBaseStorage:
     native_vector_search = True  # HNSW in the engine; see nearest_vectors
     driver_errors: tuple[type[Exception], ...] = (MySQLError, ConnectionError)
 
-    def __init__(self, dsn: OceanBaseDsn) -> None:
+    def __init__(self, dsn: OceanBaseDsn, timeout: float | None = None) -> None:
         self.dsn = dsn
         self.location = dsn.display
+        self.timeout = timeout
         self._readers: Any = None
         self._writers: Any = None
         self.vector_dimension: int | None = None
@@ -109,10 +116,17 @@ class OceanBaseStorage:
 
     @classmethod
     async def open(
-        cls, dsn: str | OceanBaseDsn, *, readers: int = 4, writers: int = 2
+        cls,
+        dsn: str | OceanBaseDsn,
+        *,
+        readers: int = 4,
+        writers: int = 2,
+        timeout: float | None = None,
     ) -> OceanBaseStorage:
+        """`timeout` bounds every later call (and connection wait) in seconds; a connection
+        whose call timed out is closed, never reused. None: unbounded."""
         parsed = dsn if isinstance(dsn, OceanBaseDsn) else OceanBaseDsn.parse(dsn)
-        storage = cls(parsed)
+        storage = cls(parsed, timeout)
         common: dict[str, Any] = dict(
             host=parsed.host,
             port=parsed.port,
@@ -170,35 +184,56 @@ class OceanBaseStorage:
                             f"database {key} is {meta.get(key)!r}, this server needs "
                             f"{value!r}: run the offline migration first"
                         )
+            await _add_missing_columns(cur)
             self.vector_dimension = await _vector_dimension(cur)
             self.probe = await probe(cur, self.vector_dimension)
+
+    def within(
+        self, conn: Any = None, what: str = "did not answer"
+    ) -> AbstractAsyncContextManager[None]:
+        """Within the timeout; on expiry `conn` (mid-protocol by then) is closed, so the pool
+        drops it instead of handing it out again."""
+        return bounded(
+            self.timeout, self.location, what=what, on_timeout=conn.close if conn else None
+        )
+
+    @asynccontextmanager
+    async def _connection(self, pool: Any) -> AsyncIterator[Any]:
+        async with contextlib.AsyncExitStack() as stack:
+            async with self.within(what="gave no connection"):
+                conn = await stack.enter_async_context(pool.acquire())
+            yield conn
+
+    async def _rollback(self, conn: Any) -> None:
+        with contextlib.suppress(MySQLError, OSError, UnavailableError):
+            async with self.within(conn):
+                await conn.rollback()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[_OceanBaseTransaction]:
         with _connection_errors_as_unavailable(self.location):
-            async with self._readers.acquire() as conn:
+            async with self._connection(self._readers) as conn:
                 tx = _OceanBaseTransaction(self, conn, "START TRANSACTION WITH CONSISTENT SNAPSHOT")
                 try:
                     yield tx
                 finally:
                     if tx.begun:
-                        with contextlib.suppress(MySQLError, OSError):
-                            await conn.rollback()
+                        await self._rollback(conn)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[_OceanBaseTransaction]:
         with _connection_errors_as_unavailable(self.location):
-            async with self._writers.acquire() as conn:
+            async with self._connection(self._writers) as conn:
                 tx = _OceanBaseTransaction(self, conn, "BEGIN")
                 try:
                     yield tx
                 except BaseException:
                     if tx.begun:
-                        with contextlib.suppress(MySQLError, OSError):
-                            await conn.rollback()
+                        await self._rollback(conn)
                     raise
                 if tx.begun:
-                    await conn.commit()
+                    async with self.within(conn):
+                        await conn.commit()
 
     @property
     def engine_version(self) -> str:
@@ -218,6 +253,30 @@ class OceanBaseStorage:
                 pool.close()
                 await pool.wait_closed()
         self._readers = self._writers = None
+
+
+# Columns added to tables after databases were first created with them: a database created
+# before gets them on open (nullable; the shared backfill fills them). Adding a nullable column
+# at the end is an online, instant DDL on OceanBase 4.x.
+ADDED_COLUMNS = (
+    ("artifact_revisions", "changes", "LONGTEXT"),
+    ("artifact_revisions", "changes_hash", "CHAR(64)"),
+)
+
+
+async def _add_missing_columns(cur: Any) -> None:
+    for table, column, declaration in ADDED_COLUMNS:
+        await cur.execute(
+            "SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() "
+            "AND table_name = %s AND column_name = %s",
+            (table, column),
+        )
+        if await cur.fetchone() is None:
+            try:
+                await cur.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+            except MySQLError as error:  # another server opening the database added it first
+                if not (error.args and error.args[0] == _DUPLICATE_COLUMN):
+                    raise
 
 
 async def _vector_dimension(cur: Any) -> int | None:
@@ -247,16 +306,17 @@ class _OceanBaseTransaction(PortableReads):
         cur = self._conn.cursor()
         if not self.begun:
             self.begun = True
-            await cur.execute(self._begin)
+            async with self._storage.within(self._conn):
+                await cur.execute(self._begin)
         return cur
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        async with await self._cursor() as cur:
+        async with await self._cursor() as cur, self._storage.within(self._conn):
             await cur.execute(driver_sql(sql), tuple(params))
             return list(await cur.fetchall())
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with await self._cursor() as cur:
+        async with await self._cursor() as cur, self._storage.within(self._conn):
             return int(await cur.execute(driver_sql(sql), tuple(params)))
 
     async def _all_chunked(self, sql: str, items: Sequence[Any], *prefix: Any) -> list[Any]:
@@ -326,7 +386,7 @@ class _OceanBaseTransaction(PortableReads):
         try:
             await self._exec(
                 f"INSERT INTO artifact_revisions ({REVISION_COLUMNS}) "
-                f"VALUES (?, ?, ?, {hex_literal(pieces[0])}, ?, ?, ?)",
+                f"VALUES (?, ?, ?, {hex_literal(pieces[0])}, ?, ?, ?, ?, ?)",
                 (
                     row.artifact_id,
                     row.revision,
@@ -334,6 +394,8 @@ class _OceanBaseTransaction(PortableReads):
                     row.content_hash,
                     row.lineage,
                     row.committed_at_ms,
+                    row.changes,
+                    row.changes_hash,
                 ),
             )
         except IntegrityError as exc:
@@ -360,10 +422,19 @@ class _OceanBaseTransaction(PortableReads):
             )
         return affected == 1
 
+    async def set_revision_changes(
+        self, artifact_id: str, revision: int, changes: str, changes_hash: str
+    ) -> None:
+        await self._exec(
+            "UPDATE artifact_revisions SET changes = ?, changes_hash = ? "
+            "WHERE artifact_id = ? AND revision = ? AND changes IS NULL",
+            (changes, changes_hash, artifact_id, revision),
+        )
+
     async def insert_entry_versions(self, rows: Sequence[EntryVersionRow]) -> None:
         if not rows:
             return
-        async with await self._cursor() as cur:
+        async with await self._cursor() as cur, self._storage.within(self._conn):
             await cur.executemany(
                 driver_sql(VERSION_INSERT),
                 [values(r) for r in rows],
@@ -438,6 +509,36 @@ class _OceanBaseTransaction(PortableReads):
             values(row),
         )
         return affected == 1
+
+    # -- access tokens --------------------------------------------------------------------------
+
+    async def insert_access_token(self, row: AccessTokenRow) -> None:
+        await self._exec(ACCESS_TOKEN_INSERT, values(row))
+
+    async def revoke_access_token(self, token_id: str, revoked_at_ms: int) -> bool:
+        affected = await self._exec(
+            "UPDATE access_tokens SET revoked_at_ms = ? "
+            "WHERE token_id = ? AND revoked_at_ms IS NULL",
+            (revoked_at_ms, token_id),
+        )
+        return affected == 1
+
+    # -- idempotent writes ----------------------------------------------------------------------
+
+    async def insert_write_request(self, row: WriteRequestRow) -> bool:
+        """INSERT IGNORE waits on the row lock of a concurrent transaction recording the same
+        key, then ignores the row if that one committed."""
+        affected = await self._exec(
+            f"INSERT IGNORE INTO write_requests ({WRITE_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+            values(row),
+        )
+        return affected == 1
+
+    async def delete_write_requests(self, created_before_ms: int, limit: int) -> int:
+        return await self._exec(
+            "DELETE FROM write_requests WHERE created_at_ms < ? ORDER BY created_at_ms LIMIT ?",
+            (created_before_ms, limit),
+        )
 
     # -- vector projection ------------------------------------------------------------------
 

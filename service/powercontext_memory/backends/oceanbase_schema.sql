@@ -36,6 +36,10 @@ CREATE TABLE IF NOT EXISTS artifact_revisions (
     content_hash CHAR(64) NOT NULL,
     lineage LONGTEXT NOT NULL,
     committed_at_ms BIGINT NOT NULL,
+    -- content's changes array (canonical JSON) and its SHA-256, for history reads; NULL only
+    -- in rows stored before these columns existed (added on open, then backfilled).
+    changes LONGTEXT,
+    changes_hash CHAR(64),
     PRIMARY KEY (artifact_id, revision)
 ) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
 ;
@@ -87,6 +91,33 @@ CREATE TABLE IF NOT EXISTS memory_entry_heads (
     CONSTRAINT fk_memory_entry_heads_version
         FOREIGN KEY (memory_artifact_id, entry_id, entry_version_id)
         REFERENCES memory_entry_versions (memory_artifact_id, entry_id, entry_version_id)
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
+;
+-- Idempotent writes (AIP-155): the outcome of each write that carried a request id, recorded
+-- in the transaction of its commit (domain/idempotency.py); kept at least 24 hours, then
+-- deleted by later writes, oldest first.
+CREATE TABLE IF NOT EXISTS write_requests (
+    caller_key VARCHAR(255) NOT NULL,
+    request_id VARCHAR(128) NOT NULL,
+    fingerprint CHAR(64) NOT NULL,
+    outcome LONGTEXT NOT NULL,
+    created_at_ms BIGINT NOT NULL,
+    PRIMARY KEY (caller_key, request_id),
+    KEY idx_write_requests_created (created_at_ms)
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
+;
+-- Bearer tokens (security/tokens.py; `powercontext-memory tokens`), as on SQLite: the secret is
+-- never stored, only its SHA-256; memories is a canonical JSON array ('[]': every memory).
+CREATE TABLE IF NOT EXISTS access_tokens (
+    token_id VARCHAR(64) NOT NULL,
+    name VARCHAR(128) NOT NULL,
+    scope VARCHAR(16) NOT NULL,
+    memories LONGTEXT NOT NULL,
+    secret_hash CHAR(64) NOT NULL,
+    created_at_ms BIGINT NOT NULL,
+    expires_at_ms BIGINT,
+    revoked_at_ms BIGINT,
+    PRIMARY KEY (token_id)
 ) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
 ;
 -- Scratch table of the start-up probe (a real insert / search / delete on each start).

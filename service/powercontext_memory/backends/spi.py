@@ -31,6 +31,23 @@ class RevisionRow:
     content_hash: str
     lineage: str  # canonical JSON of Lineage
     committed_at_ms: int
+    # The canonical JSON of content's changes array, stored apart so that history reads never
+    # load the manifest, and its SHA-256. None in rows stored before these columns existed,
+    # until the backfill on open fills them (DatabaseMemoryBackend.backfill_changes).
+    changes: str | None
+    changes_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangesRow:
+    """The columns of a revision that history (Changes) reads: never its manifest."""
+
+    artifact_id: str
+    revision: int
+    content_hash: str
+    committed_at_ms: int
+    changes: str | None
+    changes_hash: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +95,20 @@ class HeadProjectionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class WriteRequestRow:
+    """The recorded outcome of a write that carried a request id (domain/idempotency.py).
+
+    Keyed by (caller_key, request_id); `outcome` is the domain's JSON, opaque here.
+    """
+
+    caller_key: str
+    request_id: str
+    fingerprint: str
+    outcome: str
+    created_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class VectorRow:
     """A head row with whatever vector metadata and vector are stored for it (may be none).
 
@@ -103,6 +134,24 @@ class VectorCandidate:
     distance: float
 
 
+@dataclass(frozen=True, slots=True)
+class AccessTokenRow:
+    """A bearer token as stored (security/tokens.py): never its secret, only its SHA-256.
+
+    `scope` is read/write/admin; `memories` a canonical JSON array of artifact ids (`[]`:
+    every memory); the times are Unix milliseconds, None for never.
+    """
+
+    token_id: str
+    name: str
+    scope: str
+    memories: str
+    secret_hash: str
+    created_at_ms: int
+    expires_at_ms: int | None
+    revoked_at_ms: int | None
+
+
 def columns(row_type: type, count: int | None = None) -> str:
     """The SELECT/INSERT column list of a row type, in field order (adapters build rows from
     result tuples positionally, so the order is defined once, here)."""
@@ -126,6 +175,18 @@ class ReadTransaction(Protocol):
 
     async def revision_rows(self, artifact_id: str, first: int, last: int) -> list[RevisionRow]:
         """Revisions first..last inclusive, ascending."""
+        ...
+
+    async def changes_rows(self, artifact_id: str, first: int, last: int) -> list[ChangesRow]:
+        """The compact changes of revisions first..last inclusive, ascending (history reads:
+        a caller asks for a bounded page at a time)."""
+        ...
+
+    async def revisions_without_changes(
+        self, after: tuple[str, int] | None, limit: int
+    ) -> list[tuple[str, int]]:
+        """Up to `limit` (artifact_id, revision) keys of revisions whose changes are not
+        stored, after `after` in key order (the backfill walks them in batches)."""
         ...
 
     async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]: ...
@@ -175,6 +236,16 @@ class ReadTransaction(Protocol):
 
     async def all_source_ids(self) -> list[str]: ...
 
+    async def access_token_row(self, token_id: str) -> AccessTokenRow | None: ...
+
+    async def access_token_rows(self) -> list[AccessTokenRow]:
+        """Every token, revoked and expired ones included, oldest first."""
+        ...
+
+    async def write_request_row(self, caller_key: str, request_id: str) -> WriteRequestRow | None:
+        """The recorded outcome of this caller's request id, however old (pruning removes)."""
+        ...
+
 
 class NativeVectorSearch(Protocol):
     """Read transactions of adapters whose engine has its own vector index (OceanBase HNSW)."""
@@ -200,6 +271,12 @@ class WriteTransaction(ReadTransaction, Protocol):
 
     async def insert_entry_versions(self, rows: Sequence[EntryVersionRow]) -> None: ...
 
+    async def set_revision_changes(
+        self, artifact_id: str, revision: int, changes: str, changes_hash: str
+    ) -> None:
+        """Fill the changes columns of a revision stored without them (never overwrites)."""
+        ...
+
     async def upsert_projection(self, revision: int, rows: Sequence[HeadProjectionRow]) -> None:
         """Insert or replace (by memory + entry) head rows and their full-text rows."""
         ...
@@ -214,8 +291,28 @@ class WriteTransaction(ReadTransaction, Protocol):
         """False when a source with this id already exists (sources are immutable)."""
         ...
 
+    async def insert_access_token(self, row: AccessTokenRow) -> None:
+        """A new token; its id is random, a duplicate is the driver's integrity error."""
+        ...
+
+    async def revoke_access_token(self, token_id: str, revoked_at_ms: int) -> bool:
+        """Mark the token revoked; False when there is no such token or it already was."""
+        ...
+
     async def set_embedding_profile(self, profile_json: str, dimension: int) -> None:
         """Fix (or, offline, replace) the profile: every stored vector is dropped."""
+        ...
+
+    async def insert_write_request(self, row: WriteRequestRow) -> bool:
+        """False when (caller_key, request_id) is already recorded; the row is not changed.
+
+        A concurrent transaction recording the same key makes this wait for it to end (the
+        unique key), so two writers of one id never both succeed.
+        """
+        ...
+
+    async def delete_write_requests(self, created_before_ms: int, limit: int) -> int:
+        """Delete up to `limit` records created before `created_before_ms`, oldest first."""
         ...
 
 
@@ -230,6 +327,10 @@ class StorageAdapter(Protocol):
     # What its database driver raises: these, raised directly or as the cause of a domain
     # error (an unreachable OceanBase), are reported as database errors.
     driver_errors: tuple[type[Exception], ...]
+    # The bound in seconds on each database call and each wait for a connection (None:
+    # unbounded, offline commands); past it the call fails with UNAVAILABLE DATABASE_TIMEOUT
+    # (backends/timeouts.py) and the connection it used is discarded.
+    timeout: float | None
 
     @property
     def engine_version(self) -> str: ...

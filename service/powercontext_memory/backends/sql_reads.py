@@ -11,16 +11,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .spi import EntryVersionRow, HeadProjectionRow, RevisionRow, SourceRow, columns
+from .spi import (
+    AccessTokenRow,
+    ChangesRow,
+    EntryVersionRow,
+    HeadProjectionRow,
+    RevisionRow,
+    SourceRow,
+    WriteRequestRow,
+    columns,
+)
 
 VERSION_INSERT = (
     f"INSERT INTO memory_entry_versions ({columns(EntryVersionRow)}) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 REVISION_COLUMNS = columns(RevisionRow)
+CHANGES_COLUMNS = columns(ChangesRow)
 VERSION_COLUMNS = columns(EntryVersionRow)
 SOURCE_COLUMNS = columns(SourceRow)
 HEAD_COLUMNS = columns(HeadProjectionRow, 5)  # without the vector fields
+ACCESS_TOKEN_COLUMNS = columns(AccessTokenRow)
+ACCESS_TOKEN_INSERT = (
+    f"INSERT INTO access_tokens ({ACCESS_TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+WRITE_REQUEST_COLUMNS = columns(WriteRequestRow)
 
 
 class PortableReads:
@@ -53,6 +68,26 @@ class PortableReads:
         )
         return [RevisionRow(*r) for r in rows]
 
+    async def changes_rows(self, artifact_id: str, first: int, last: int) -> list[ChangesRow]:
+        rows = await self._all(
+            f"SELECT {CHANGES_COLUMNS} FROM artifact_revisions "
+            "WHERE artifact_id = ? AND revision BETWEEN ? AND ? ORDER BY revision",
+            (artifact_id, first, last),
+        )
+        return [ChangesRow(*r) for r in rows]
+
+    async def revisions_without_changes(
+        self, after: tuple[str, int] | None, limit: int
+    ) -> list[tuple[str, int]]:
+        artifact_id, revision = after or ("", 0)
+        rows = await self._all(
+            "SELECT artifact_id, revision FROM artifact_revisions WHERE changes IS NULL "
+            "AND (artifact_id > ? OR (artifact_id = ? AND revision > ?)) "
+            "ORDER BY artifact_id, revision LIMIT ?",
+            (artifact_id, artifact_id, revision, limit),
+        )
+        return [(str(a), int(r)) for a, r in rows]
+
     async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]:
         rows = await self._all_chunked(
             f"SELECT {VERSION_COLUMNS} FROM memory_entry_versions "
@@ -79,6 +114,18 @@ class PortableReads:
     async def all_source_ids(self) -> list[str]:
         return [r[0] for r in await self._all("SELECT source_id FROM sources ORDER BY source_id")]
 
+    async def access_token_row(self, token_id: str) -> AccessTokenRow | None:
+        rows = await self._all(
+            f"SELECT {ACCESS_TOKEN_COLUMNS} FROM access_tokens WHERE token_id = ?", (token_id,)
+        )
+        return AccessTokenRow(*rows[0]) if rows else None
+
+    async def access_token_rows(self) -> list[AccessTokenRow]:
+        rows = await self._all(
+            f"SELECT {ACCESS_TOKEN_COLUMNS} FROM access_tokens ORDER BY created_at_ms, token_id"
+        )
+        return [AccessTokenRow(*r) for r in rows]
+
     async def artifact_ids(self) -> list[str]:
         rows = await self._all("SELECT artifact_id FROM artifact_heads ORDER BY artifact_id")
         return [r[0] for r in rows]
@@ -90,3 +137,11 @@ class PortableReads:
             (artifact_id,),
         )
         return [HeadProjectionRow(*r) for r in rows]
+
+    async def write_request_row(self, caller_key: str, request_id: str) -> WriteRequestRow | None:
+        rows = await self._all(
+            f"SELECT {WRITE_REQUEST_COLUMNS} FROM write_requests "
+            "WHERE caller_key = ? AND request_id = ?",
+            (caller_key, request_id),
+        )
+        return WriteRequestRow(*rows[0]) if rows else None

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import math
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -25,27 +26,37 @@ import sqlite_vec
 
 from ..domain.analyzer import ANALYZER_VERSION
 from .spi import (
+    AccessTokenRow,
     EntryVersionRow,
     HeadProjectionRow,
     RevisionExistsError,
     RevisionRow,
     SourceRow,
     VectorRow,
+    WriteRequestRow,
     values,
 )
 from .sql_reads import (
+    ACCESS_TOKEN_INSERT,
     HEAD_COLUMNS,
     REVISION_COLUMNS,
     SOURCE_COLUMNS,
     VERSION_INSERT,
+    WRITE_REQUEST_COLUMNS,
     PortableReads,
 )
+from .timeouts import bounded, timed_out
 
 SCHEMA_VERSION = "1"
 PAGE_SIZE = 32768
 CHECKPOINT_INTERVAL = 0.5  # seconds between WAL checkpoints while writes keep coming
 MIN_SQLITE = (3, 38, 0)
 _CHUNK = 500  # bound on host parameters per statement
+DEFAULT_BUSY_MS = 10_000  # lock wait without a server timeout (offline commands)
+# A timed-out call is interrupted this long after the lock wait (busy_timeout) would have
+# ended on its own, so a plain lock wait gets SQLite's own clean SQLITE_BUSY.
+INTERRUPT_GRACE = 1.0
+SQLITE_BUSY = 5
 
 T = TypeVar("T")
 Db: TypeAlias = sqlean.Connection  # noqa: UP040 (sqlean ships no type hints)
@@ -90,12 +101,18 @@ def _marks(n: int) -> str:
 
 
 class _BoundConnection:
-    """A sqlite connection living on one dedicated thread."""
+    """A sqlite connection living on one dedicated thread.
+
+    With a `timeout` (the server's database timeout), lock waits end after it (busy_timeout:
+    SQLITE_BUSY becomes UNAVAILABLE DATABASE_TIMEOUT), and a call still running a moment
+    later is interrupted (sqlite3_interrupt) and answered the same way.
+    """
 
     def __init__(self, path: str) -> None:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         self._path = path
         self._db: Db | None = None
+        self.timeout: float | None = None
 
     async def open(self, setup: Callable[[Db], None]) -> None:
         def _open() -> None:
@@ -116,7 +133,25 @@ class _BoundConnection:
             assert self._db is not None
             return fn(self._db, *args)
 
-        return await loop.run_in_executor(self._executor, call)
+        return await self.wait(loop.run_in_executor(self._executor, call))
+
+    async def wait(self, work: Awaitable[T]) -> T:
+        """The result of work queued on this connection, within the timeout."""
+        seconds = None if self.timeout is None else self.timeout + INTERRUPT_GRACE
+
+        def interrupt() -> None:
+            if self._db is not None:
+                self._db.interrupt()  # thread-safe: the running statement stops
+
+        try:
+            async with bounded(seconds, self._path, on_timeout=interrupt):
+                return await work
+        except sqlean.OperationalError as error:
+            if self.timeout is None or getattr(error, "sqlite_errorcode", None) != SQLITE_BUSY:
+                raise
+            raise timed_out(
+                self._path, self.timeout, "stayed locked by another connection"
+            ) from error
 
     def submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """Queue work without waiting: the thread runs calls in order, so later calls see it."""
@@ -131,7 +166,7 @@ class _BoundConnection:
         self._executor.shutdown(wait=True)
 
 
-def _configure(db: Db) -> None:
+def _configure(db: Db, busy_ms: int = DEFAULT_BUSY_MS) -> None:
     # sqlite-vec (vec0) for the vector projection; extension loading is closed right after.
     db.enable_load_extension(True)
     try:
@@ -139,7 +174,7 @@ def _configure(db: Db) -> None:
     finally:
         db.enable_load_extension(False)
     db.execute("PRAGMA foreign_keys = ON")
-    db.execute("PRAGMA busy_timeout = 10000")
+    db.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA cache_size = -32000")
 
@@ -155,8 +190,11 @@ class SQLiteStorage:
     fts_problem = ""
     vector_problem = ""
 
-    def __init__(self, path: str | os.PathLike[str], readers: int = 4) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], readers: int = 4, timeout: float | None = None
+    ) -> None:
         self.location = str(path)
+        self.timeout = timeout
         self._writer = _BoundConnection(self.location)
         self._readers: list[_BoundConnection] = [
             _BoundConnection(self.location) for _ in range(readers)
@@ -167,22 +205,29 @@ class SQLiteStorage:
         self._checkpoint_task: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str], readers: int = 4) -> SQLiteStorage:
+    async def open(
+        cls, path: str | os.PathLike[str], readers: int = 4, timeout: float | None = None
+    ) -> SQLiteStorage:
+        """`timeout` bounds every later call (and lock wait) in seconds; None: unbounded."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        storage = cls(path, readers)
-        await storage._writer.open(_setup_writer)
+        storage = cls(path, readers, timeout)
+        busy_ms = DEFAULT_BUSY_MS if timeout is None else int(timeout * 1000)
+        await storage._writer.open(functools.partial(_setup_writer, busy_ms=busy_ms))
         for reader in storage._readers:
-            await reader.open(_configure)
+            await reader.open(functools.partial(_configure, busy_ms=busy_ms))
             storage._idle.put_nowait(reader)
         await storage._checkpointer.open(_configure)
+        for conn in (storage._writer, *storage._readers):
+            conn.timeout = timeout
         storage._checkpoint_task = asyncio.create_task(storage._checkpoint_loop())
         return storage
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[_SQLiteTransaction]:
         """A snapshot: BEGIN rides along with the first query; ROLLBACK is queued, not awaited."""
-        conn = await self._idle.get()
+        async with bounded(self.timeout, self.location, what="had no free reader"):
+            conn = await self._idle.get()
         tx = _SQLiteTransaction(conn, "BEGIN")
         try:
             yield tx
@@ -301,11 +346,26 @@ def _rollback(db: Db) -> None:
         _execute(db, "ROLLBACK")
 
 
-def _setup_writer(db: Db) -> None:
+# Columns added to tables after databases were first created with them: a database created
+# before gets them on open (nullable; the shared backfill fills them).
+ADDED_COLUMNS = (
+    ("artifact_revisions", "changes", "TEXT"),
+    ("artifact_revisions", "changes_hash", "TEXT"),
+)
+
+
+def _add_missing_columns(db: Db) -> None:
+    for table, column, declaration in ADDED_COLUMNS:
+        present = {r[1] for r in _fetch(db, f"PRAGMA table_info({table})")}
+        if column not in present:
+            _execute(db, f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+
+
+def _setup_writer(db: Db, busy_ms: int = DEFAULT_BUSY_MS) -> None:
     version = tuple(int(p) for p in sqlean.sqlite_version.split("."))
     if version < MIN_SQLITE:
         raise RuntimeError(f"SQLite {sqlean.sqlite_version} is older than 3.38.0")
-    _configure(db)
+    _configure(db, busy_ms)
     # Large pages keep a big manifest row in few pages (only effective on a new file).
     db.execute(f"PRAGMA page_size = {PAGE_SIZE}")
     db.execute("PRAGMA journal_mode = WAL")
@@ -314,6 +374,7 @@ def _setup_writer(db: Db) -> None:
     db.execute(f"PRAGMA journal_size_limit = {64 * 1024 * 1024}")
     schema = resources.files(__package__).joinpath("sqlite_schema.sql").read_text("utf-8")
     db.executescript(schema)
+    _add_missing_columns(db)
     meta = dict(db.execute("SELECT key, value FROM schema_meta").fetchall())
     expected = {"schema_version": SCHEMA_VERSION, "analyzer": ANALYZER_VERSION}
     if not meta:
@@ -373,7 +434,7 @@ class _SQLiteTransaction(PortableReads):
     async def flush(self) -> None:
         pending, self._pending = self._pending, []
         for future in pending:
-            await future
+            await self._conn.wait(future)
 
     async def settle(self) -> None:
         """Wait for queued work without raising (the caller is already rolling back)."""
@@ -441,22 +502,14 @@ class _SQLiteTransaction(PortableReads):
     # -- writes ---------------------------------------------------------------------------------
 
     async def insert_revision(self, row: RevisionRow) -> None:
-        params = (
-            row.artifact_id,
-            row.revision,
-            row.family,
-            row.content,
-            row.content_hash,
-            row.lineage,
-            row.committed_at_ms,
-        )
+        params = values(row)
 
         def go(db: Db) -> None:
             try:
                 _execute(
                     db,
                     f"INSERT INTO artifact_revisions ({REVISION_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    f"VALUES ({_marks(len(params))})",
                     params,
                 )
             except sqlean.IntegrityError as exc:
@@ -482,6 +535,17 @@ class _SQLiteTransaction(PortableReads):
 
         await self.flush()  # a failed queued insert must surface before the CAS result
         return await self._run(go)
+
+    async def set_revision_changes(
+        self, artifact_id: str, revision: int, changes: str, changes_hash: str
+    ) -> None:
+        self._queue(
+            lambda db: db.execute(
+                "UPDATE artifact_revisions SET changes = ?, changes_hash = ? "
+                "WHERE artifact_id = ? AND revision = ? AND changes IS NULL",
+                (changes, changes_hash, artifact_id, revision),
+            )
+        )
 
     async def insert_entry_versions(self, rows: Sequence[EntryVersionRow]) -> None:
         if not rows:
@@ -633,5 +697,54 @@ class _SQLiteTransaction(PortableReads):
                 values(row),
             )
             return cur.rowcount == 1
+
+        return await self._run(go)
+
+    # -- access tokens --------------------------------------------------------------------------
+
+    async def insert_access_token(self, row: AccessTokenRow) -> None:
+        await self._run(lambda db: _execute(db, ACCESS_TOKEN_INSERT, values(row)))
+
+    async def revoke_access_token(self, token_id: str, revoked_at_ms: int) -> bool:
+        def go(db: Db) -> bool:
+            cur = db.execute(
+                "UPDATE access_tokens SET revoked_at_ms = ? "
+                "WHERE token_id = ? AND revoked_at_ms IS NULL",
+                (revoked_at_ms, token_id),
+            )
+            try:
+                return cur.rowcount == 1
+            finally:
+                cur.close()
+
+        return await self._run(go)
+
+    # -- idempotent writes ----------------------------------------------------------------------
+
+    async def insert_write_request(self, row: WriteRequestRow) -> bool:
+        def go(db: Db) -> bool:
+            cur = db.execute(
+                f"INSERT OR IGNORE INTO write_requests ({WRITE_REQUEST_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?)",
+                values(row),
+            )
+            try:
+                return cur.rowcount == 1
+            finally:
+                cur.close()
+
+        return await self._run(go)
+
+    async def delete_write_requests(self, created_before_ms: int, limit: int) -> int:
+        def go(db: Db) -> int:
+            cur = db.execute(
+                "DELETE FROM write_requests WHERE rowid IN (SELECT rowid FROM write_requests "
+                "WHERE created_at_ms < ? ORDER BY created_at_ms LIMIT ?)",
+                (created_before_ms, limit),
+            )
+            try:
+                return int(cur.rowcount)
+            finally:
+                cur.close()
 
         return await self._run(go)

@@ -26,6 +26,11 @@ CREATE TABLE IF NOT EXISTS artifact_revisions (
     content_hash TEXT NOT NULL,
     lineage TEXT NOT NULL,
     committed_at_ms INTEGER NOT NULL,
+    -- The changes array of content (canonical JSON) and its SHA-256: what history reads, never
+    -- the manifest. NULL only in rows stored before these columns existed, until the backfill
+    -- on open (databases created before are altered on open: sqlite.py ADDED_COLUMNS).
+    changes TEXT,
+    changes_hash TEXT,
     PRIMARY KEY (artifact_id, revision)
 );
 
@@ -94,3 +99,31 @@ CREATE TABLE IF NOT EXISTS memory_entry_vector_metadata (
     UNIQUE (entry_version_id),
     FOREIGN KEY (projection_id) REFERENCES memory_entry_heads (projection_id) ON DELETE CASCADE
 );
+
+-- Bearer tokens (security/tokens.py; `powercontext-memory tokens`). Not part of any memory.
+-- secret_hash is SHA-256 of the token's 256-bit random secret: the secret itself is never
+-- stored. memories: canonical JSON array of artifact ids, '[]' for every memory.
+CREATE TABLE IF NOT EXISTS access_tokens (
+    token_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    memories TEXT NOT NULL,
+    secret_hash TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    expires_at_ms INTEGER,
+    revoked_at_ms INTEGER
+);
+
+-- Idempotent writes (AIP-155): the outcome of each write that carried a request id, recorded
+-- in the transaction of its commit (domain/idempotency.py). Not part of any memory: kept at
+-- least 24 hours, then deleted by later writes, oldest first.
+CREATE TABLE IF NOT EXISTS write_requests (
+    caller_key TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (caller_key, request_id)
+);
+
+CREATE INDEX IF NOT EXISTS idx_write_requests_created ON write_requests (created_at_ms);

@@ -18,6 +18,10 @@ MAX_ENTRIES_PER_REQUEST = 1000
 MAX_REFS_PER_LIST = 256
 MAX_SOURCE_BYTES = 8 * 1024 * 1024
 MAX_METADATA_ITEMS = 64
+# Every integer a request carries into canonical JSON or the database must be one RFC 8785
+# (I-JSON) can encode exactly: at most 2^53 - 1. Larger revisions used to reach the encoder
+# and answer INTERNAL; they are refused here, naming the field.
+MAX_SAFE_INTEGER = 2**53 - 1
 
 _ID = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
 _KIND = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
@@ -45,9 +49,23 @@ def require_hash(field: str, value: str) -> str:
 
 
 def require_revision(field: str, value: int, *, allow_head: bool = False) -> int:
-    if value < 0 or (value == 0 and not allow_head):
+    lowest = 0 if allow_head else 1
+    if not lowest <= value <= MAX_SAFE_INTEGER:
         expected = ">= 0 (0 = head)" if allow_head else ">= 1"
-        raise InvalidArgumentError(field, f"must be {expected}", reason="INVALID_REVISION")
+        raise InvalidArgumentError(
+            field, f"must be {expected} and <= {MAX_SAFE_INTEGER}", reason="INVALID_REVISION"
+        )
+    return value
+
+
+def require_since_revision(field: str, value: int) -> int:
+    """An exclusive lower bound of history: 0 (the whole history) up to 2^53 - 1."""
+    if not 0 <= value <= MAX_SAFE_INTEGER:
+        raise InvalidArgumentError(
+            field,
+            f"must be >= 0 (0 = whole history) and <= {MAX_SAFE_INTEGER}",
+            reason="INVALID_REVISION",
+        )
     return value
 
 

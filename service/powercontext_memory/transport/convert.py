@@ -36,12 +36,12 @@ from ..domain.models import (
     Source,
     SourceRef,
 )
+from ..follow import Progress
 from ..memory import (
     Capabilities,
     EntryInput,
     ExpandedEntry,
     MemoryView,
-    Progress,
     RememberMode,
     SearchMode,
     SearchResult,

@@ -1,4 +1,5 @@
-"""The grpc.aio server: MemoryService, health, reflection, observability, graceful shutdown."""
+"""The grpc.aio server: MemoryService, health, reflection, observability, graceful shutdown,
+and, when asked, bearer tokens (auth.py) and TLS (tls.py)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,22 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 
 from ..memory import MemoryService
+from ..security.token_cache import DEFAULT_TTL_SECONDS, TokenCache
+from .auth import Authenticator, AuthInterceptor
 from .interceptor import CallTracer, ObservingInterceptor
 from .metrics import PrometheusMetrics
 from .metrics_endpoint import MetricsEndpoint
 from .servicer import MemoryServicer
+from .tls import ServerTls
 
 logger = logging.getLogger(__name__)
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MemoryService"].full_name
 MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 DEFAULT_GRACE_SECONDS = 5.0
+# Reflection: "token" needs a token whenever the server checks tokens (open otherwise), "open"
+# never does, "off" does not serve it.
+REFLECTION_MODES = ("token", "open", "off")
 
 SERVER_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
@@ -68,18 +75,38 @@ class RunningServer:
 
 
 def build_server(
-    memory_service: MemoryService, interceptor: ObservingInterceptor | None = None
+    memory_service: MemoryService,
+    interceptor: ObservingInterceptor | None = None,
+    *,
+    auth: AuthInterceptor | None = None,
+    reflection_mode: str = "token",
 ) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
-    server = grpc.aio.server(
-        interceptors=[interceptor or ObservingInterceptor()], options=list(SERVER_OPTIONS)
-    )
+    """`auth` runs inside the observing interceptor: refusals are logged and counted too."""
+    if reflection_mode not in REFLECTION_MODES:
+        raise ValueError(f"reflection must be one of {', '.join(REFLECTION_MODES)}")
+    interceptors: list[grpc.aio.ServerInterceptor] = [interceptor or ObservingInterceptor()]
+    if auth is not None:
+        interceptors.append(auth)
+    server = grpc.aio.server(interceptors=interceptors, options=list(SERVER_OPTIONS))
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory_service), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    if reflection_mode != "off":
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        )
     return server, health_servicer
+
+
+def token_auth(
+    memory_service: MemoryService,
+    *,
+    reflection_mode: str = "token",
+    cache_seconds: float = DEFAULT_TTL_SECONDS,
+) -> AuthInterceptor:
+    """Tokens checked against the service's database, each record cached `cache_seconds`."""
+    cache = TokenCache(memory_service.backend.access_token, ttl=cache_seconds)
+    return AuthInterceptor(Authenticator(cache), open_reflection=reflection_mode == "open")
 
 
 async def start_server(
@@ -89,13 +116,19 @@ async def start_server(
     metrics_listen: str | None = None,
     tracer: CallTracer | None = None,
     access_log: bool = False,
+    auth: bool = False,
+    reflection_mode: str = "token",
+    tls: ServerTls | None = None,
+    token_cache_seconds: float = DEFAULT_TTL_SECONDS,
 ) -> RunningServer:
     """Bind `address` (port 0 picks a free port), start serving, report SERVING.
 
     With `metrics_listen` (HOST:PORT, port 0 picks one) the server's Prometheus metrics are
     served there until it stops; `tracer` gets a span per call and is closed on stop;
-    `access_log` logs one line per call.
+    `access_log` logs one line per call. With `auth`, every call but health needs a token of
+    the database (reflection per `reflection_mode`); with `tls`, the port speaks only TLS.
     """
+    credentials = tls.credentials() if tls is not None else None  # bad files: before binding
     metrics = endpoint = None
     if metrics_listen is not None:  # first: a gRPC port once bound stays taken until exit
         metrics = PrometheusMetrics()
@@ -104,9 +137,20 @@ async def start_server(
         logger.info("metrics on %s", endpoint.url)
     try:
         server, health_servicer = build_server(
-            memory_service, ObservingInterceptor(metrics, tracer, access_log=access_log)
+            memory_service,
+            ObservingInterceptor(metrics, tracer, access_log=access_log),
+            auth=(
+                token_auth(
+                    memory_service,
+                    reflection_mode=reflection_mode,
+                    cache_seconds=token_cache_seconds,
+                )
+                if auth
+                else None
+            ),
+            reflection_mode=reflection_mode,
         )
-        port = _bind(server, address)
+        port = _bind(server, address, credentials)
         await server.start()
     except BaseException:
         if endpoint is not None:
@@ -118,9 +162,14 @@ async def start_server(
     return RunningServer(server, port, memory_service, health_servicer, metrics, endpoint, tracer)
 
 
-def _bind(server: grpc.aio.Server, address: str) -> int:
+def _bind(
+    server: grpc.aio.Server, address: str, credentials: grpc.ServerCredentials | None = None
+) -> int:
     try:
-        port = server.add_insecure_port(address)
+        if credentials is None:
+            port = server.add_insecure_port(address)
+        else:
+            port = server.add_secure_port(address, credentials)
     except RuntimeError as error:  # grpc raises RuntimeError when the address is unusable
         raise OSError(f"cannot listen on {address}: {error}") from error
     if port == 0:

@@ -7,7 +7,7 @@ only adapts shapes and drives the Changes stream.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from typing import TypeAlias
 
@@ -16,9 +16,14 @@ import grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 
+from ..backends.database import RevisionChanges
+from ..follow import Progress
 from ..memory import MemoryService
+from ..security.caller import current_caller
 from . import convert
 from .errors import grpc_errors
+from .fingerprint import idempotency_key
+from .turns import WriteTurns
 
 Context: TypeAlias = grpc.aio.ServicerContext  # noqa: UP040
 
@@ -30,6 +35,7 @@ def _now_ms() -> int:
 class MemoryServicer(pb_grpc.MemoryServiceServicer):
     def __init__(self, service: MemoryService) -> None:
         self._service = service
+        self._turns = WriteTurns()
 
     # -- sources --------------------------------------------------------------------------------
 
@@ -59,6 +65,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             convert.artifact_refs(request.artifacts),
             [convert.entry_input(e) for e in request.entries],
             convert.REMEMBER_MODES.from_pb(request.mode, "mode"),
+            idempotency_key=idempotency_key("Remember", request),
         )
         return convert.remember_response(result)
 
@@ -68,6 +75,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             convert.artifact_ref(request.memory),
             convert.entry_refs(request.entries),
             convert.reason(request),
+            idempotency_key=idempotency_key("Forget", request),
         )
         return convert.forget_response(result)
 
@@ -79,13 +87,16 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             convert.artifact_ref(request.memory),
             convert.entry_refs(request.entries),
             convert.reason(request),
+            idempotency_key=idempotency_key("Reactivate", request),
         )
         return convert.reactivate_response(result)
 
     @grpc_errors
     async def Organize(self, request: pb.OrganizeRequest, context: Context) -> pb.OrganizeResponse:
         result = await self._service.organize(
-            convert.artifact_ref(request.memory), convert.organize_steps(request)
+            convert.artifact_ref(request.memory),
+            convert.organize_steps(request),
+            idempotency_key=idempotency_key("Organize", request),
         )
         return convert.organize_response(result)
 
@@ -99,22 +110,24 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         return convert.get_memory_response(view)
 
     @grpc_errors
-    async def Changes(
-        self, request: pb.ChangesRequest, context: Context
-    ) -> AsyncIterator[pb.ChangesResponse]:
+    async def Changes(self, request: pb.ChangesRequest, context: Context) -> None:
         memory = convert.artifact_ref(request.memory)
         since = convert.changes_since(request)
-        if not request.follow:
-            _, history = await self._service.changes(memory, since)
-            for item in history:
-                yield convert.changes_response(item, now_ms=_now_ms())
-            return
-        # Client cancellation cancels this task at its current await, which unwinds the feed;
-        # aclosing also closes it when the stream is dropped while parked at a yield.
-        # On shutdown the feed raises UnavailableError, mapped like any other error.
-        async with aclosing(self._service.follow_changes(memory, since)) as feed:
-            async for event in feed:
-                yield convert.changes_response(event, now_ms=_now_ms())
+        # Each message is written, in turn with the other streams' (turns.py), before the
+        # next is read: a client that reads slowly holds at most one page of history here.
+        # Client cancellation or its deadline cancels this task at its current await, which
+        # unwinds the feed (aclosing). On shutdown a follow feed raises UnavailableError,
+        # mapped like any other error.
+        with self._service.streams.stream(current_caller().key):
+            if request.follow:
+                feed: AsyncGenerator[RevisionChanges | Progress, None]
+                feed = self._service.follow_changes(memory, since)
+            else:
+                _, feed = await self._service.changes(memory, since)
+            async with aclosing(feed):
+                async for item in feed:
+                    response = convert.changes_response(item, now_ms=_now_ms())
+                    await self._turns.write(context, response)
 
     @grpc_errors
     async def Search(self, request: pb.SearchRequest, context: Context) -> pb.SearchResponse:

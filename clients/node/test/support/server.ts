@@ -40,6 +40,8 @@ export function packageRoot(): string {
 export interface ServerOptions {
   /** Seconds of idleness before a follow stream gets a progress message (server default 15). */
   readonly progressIntervalSeconds?: number;
+  /** More `serve` arguments, e.g. `--auth tokens` or `--tls-cert` (see auth.test.ts). */
+  readonly args?: readonly string[];
 }
 
 export class TestServer {
@@ -120,6 +122,7 @@ export class TestServer {
     if (this.#options.progressIntervalSeconds !== undefined) {
       args.push('--progress-interval', String(this.#options.progressIntervalSeconds));
     }
+    args.push(...(this.#options.args ?? []));
     const child = spawn(serverCommand(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.#stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

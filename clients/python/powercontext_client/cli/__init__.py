@@ -117,8 +117,18 @@ def _evidence_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reason", help="why (kept in the change record)")
 
 
+def _request_id(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--request-id",
+        default="",
+        help="idempotency key (default: a fresh UUID4): running the command again with the "
+        "same id commits at most once",
+    )
+
+
 def _create(parser: argparse.ArgumentParser) -> None:
     _evidence_arguments(parser)
+    _request_id(parser)
 
 
 def _memory(parser: argparse.ArgumentParser) -> None:
@@ -128,6 +138,7 @@ def _memory(parser: argparse.ArgumentParser) -> None:
 def _remember(parser: argparse.ArgumentParser) -> None:
     _memory(parser)
     _evidence_arguments(parser)
+    _request_id(parser)
 
 
 def _revise(parser: argparse.ArgumentParser) -> None:
@@ -138,12 +149,14 @@ def _revise(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", help="revise only if the entry is at this version")
     parser.add_argument("--source", type=refs.source, action="append", default=[])
     parser.add_argument("--reason")
+    _request_id(parser)
 
 
 def _entries(parser: argparse.ArgumentParser) -> None:
     _memory(parser)
     parser.add_argument("entry_id", nargs="+")
     parser.add_argument("--reason")
+    _request_id(parser)
 
 
 def _organize(parser: argparse.ArgumentParser) -> None:
@@ -155,6 +168,7 @@ def _organize(parser: argparse.ArgumentParser) -> None:
         choices=sorted(commands.ORGANIZE_STEPS),
         help="dedupe and/or normalize (default: both)",
     )
+    _request_id(parser)
 
 
 def _get(parser: argparse.ArgumentParser) -> None:

@@ -5,6 +5,11 @@ concurrent writer costs a re-read and a re-apply, never a lost or clobbered chan
 checks that the entry is still at the version it first saw; if another writer revised it in
 between, the command stops rather than overwrite their text. MEMORY@REVISION is a strict
 compare-and-swap on that revision: ABORTED if it is no longer the head.
+
+`--request-id` sends every attempt of a write with that idempotency key, so a script may run a
+command again after losing its answer: `create` and MEMORY@REVISION then print the first
+outcome; on a bare MEMORY the re-run is built on the newer head, a different request, and
+fails with ALREADY_EXISTS (exit 9) if the first run committed.
 """
 
 from __future__ import annotations
@@ -41,16 +46,18 @@ NOT_SERVING_EXIT = 7  # the exit code of Unavailable
 
 async def _commit(
     client: AsyncClient,
-    memory: types.ArtifactRef,
+    args: argparse.Namespace,
     build: Callable[[pb.GetMemoryResponse], WriteRequest | None],
 ) -> WriteResponse | None:
     """Build the write on the head (re-applied after conflicts) or on the exact revision."""
+    memory: types.ArtifactRef = args.memory
     if memory.revision == 0:
-        return await client.update(memory.artifact_id, build)
+        return await client.update(memory.artifact_id, build, request_id=args.request_id)
     request = build(await client.get_memory(memory))
     if request is None:
         return None
     request.memory.CopyFrom(memory)
+    request.request_id = args.request_id
     return await client.write(request)
 
 
@@ -86,14 +93,16 @@ async def _evidence(client: AsyncClient, args: argparse.Namespace) -> list[types
 
 async def create(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
     entries = await _evidence(client, args)
-    response = await client.remember(None, entries, sources=args.source, artifacts=args.artifact)
+    response = await client.remember(
+        None, entries, sources=args.source, artifacts=args.artifact, request_id=args.request_id
+    )
     return _show_write(printer, response)
 
 
 async def remember(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
     entries = await _evidence(client, args)
     operation = pb.RememberRequest(entries=entries, sources=args.source, artifacts=args.artifact)
-    response = await _commit(client, args.memory, lambda head: _copy(operation))
+    response = await _commit(client, args, lambda head: _copy(operation))
     return _show_write(printer, response)
 
 
@@ -126,7 +135,7 @@ async def revise_entry(client: AsyncClient, args: argparse.Namespace, printer: P
         new = revise(current, args.text, kind=kind, sources=args.source, reason=args.reason)
         return pb.RememberRequest(entries=[new], sources=args.source)
 
-    return _show_write(printer, await _commit(client, args.memory, build))
+    return _show_write(printer, await _commit(client, args, build))
 
 
 def _state_change(
@@ -140,18 +149,18 @@ def _state_change(
 
 
 async def forget(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
-    response = await _commit(client, args.memory, _state_change(pb.ForgetRequest, args))
+    response = await _commit(client, args, _state_change(pb.ForgetRequest, args))
     return _show_write(printer, response)
 
 
 async def reactivate(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
-    response = await _commit(client, args.memory, _state_change(pb.ReactivateRequest, args))
+    response = await _commit(client, args, _state_change(pb.ReactivateRequest, args))
     return _show_write(printer, response)
 
 
 async def organize(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
     steps = [ORGANIZE_STEPS[step] for step in args.step]
-    response = await _commit(client, args.memory, lambda head: pb.OrganizeRequest(steps=steps))
+    response = await _commit(client, args, lambda head: pb.OrganizeRequest(steps=steps))
     return _show_write(printer, response)
 
 

@@ -1,0 +1,130 @@
+"""What the fuzz starts from: real data on the server, and a valid request for each RPC.
+
+Random messages mostly stop at the first check (an id that does not exist, an empty text);
+valid requests with a few fields changed (messages.mutated) get through to the deep code,
+where the 2^53 encoder bug was. An RPC added later and missing here is still fuzzed with
+random messages; `valid_request` returns None for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
+from powercontext.memory.v1 import types_pb2 as types
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """A memory (revision 1: two entries; 2: the first revised; 3: the second forgotten)
+    citing a source."""
+
+    memory_id: str
+    revised: types.EntryRef  # active, at its second version
+    forgotten: types.EntryRef  # inactive
+    first_version_id: str
+    source: types.SourceRef
+    content_hash: str  # of revision 3
+
+    @property
+    def plausible(self) -> tuple[str, ...]:
+        """Strings the fuzz mixes into every string field: ids and hashes that exist."""
+        return (
+            self.memory_id,
+            self.revised.entry_id,
+            self.revised.entry_version_id,
+            self.first_version_id,
+            self.forgotten.entry_id,
+            self.forgotten.entry_version_id,
+            self.source.source_id,
+            self.source.content_hash,
+            self.content_hash,
+            "fact",
+            "preference",
+            "make test",
+        )
+
+
+def seed(stub: pb_grpc.MemoryServiceStub) -> Seeded:
+    source = stub.PutSource(pb.PutSourceRequest(kind="user_note", content=b"seed")).source
+    cite = types.SourceRef(source_id=source.source_id, content_hash=source.content_hash)
+    first = stub.Remember(
+        pb.RememberRequest(
+            sources=[cite],
+            entries=[
+                types.EntryInput(kind="fact", text="tests run with make test", sources=[cite]),
+                types.EntryInput(kind="preference", text="tabs over spaces"),
+            ],
+        )
+    )
+    one, two = first.results
+    revise = types.EntryInput(
+        entry=types.EntryRef(entry_id=one.entry_id, entry_version_id=one.entry_version_id),
+        kind="fact",
+        text="tests run with make test, on both backends",
+    )
+    revised = stub.Remember(pb.RememberRequest(memory=first.memory, entries=[revise]))
+    forgotten = types.EntryRef(entry_id=two.entry_id, entry_version_id=two.entry_version_id)
+    forgot = stub.Forget(pb.ForgetRequest(memory=revised.memory, entries=[forgotten]))
+    return Seeded(
+        memory_id=first.memory.artifact_id,
+        revised=types.EntryRef(
+            entry_id=one.entry_id, entry_version_id=revised.results[0].entry_version_id
+        ),
+        forgotten=forgotten,
+        first_version_id=one.entry_version_id,
+        source=cite,
+        content_hash=forgot.content_hash,
+    )
+
+
+def valid_request(name: str, stub: pb_grpc.MemoryServiceStub, seeded: Seeded) -> Message | None:
+    """A request for RPC `name` that succeeds (writes on a memory: on its current head, which
+    earlier examples may have moved)."""
+    if name in ("Forget", "Reactivate", "Organize"):
+        head = stub.GetMemory(
+            pb.GetMemoryRequest(memory=types.ArtifactRef(artifact_id=seeded.memory_id))
+        ).memory
+        if name == "Forget":
+            return pb.ForgetRequest(memory=head, entries=[seeded.revised], reason="stale")
+        if name == "Reactivate":
+            return pb.ReactivateRequest(memory=head, entries=[seeded.forgotten], reason="back")
+        steps = [pb.ORGANIZE_STEP_DEDUPE, pb.ORGANIZE_STEP_NORMALIZE]
+        return pb.OrganizeRequest(memory=head, steps=steps)
+    at = types.ArtifactRef(artifact_id=seeded.memory_id, revision=2)
+    citation = types.Citation(
+        memory_ref=at,
+        entry_id=seeded.revised.entry_id,
+        entry_version_id=seeded.revised.entry_version_id,
+    )
+    fact = types.EntryInput(
+        kind="fact", text="the CI runs make test", sources=[seeded.source], reason="CI log"
+    )
+    requests: dict[str, Message] = {
+        "PutSource": pb.PutSourceRequest(
+            kind="user_note",
+            uri="file:///notes/today.md",
+            media_type="text/markdown",
+            content=b"# today\nran make test",
+            metadata={"author": "fuzz"},
+        ),
+        "GetSource": pb.GetSourceRequest(source_id=seeded.source.source_id),
+        # A new memory each time, so an earlier example never makes it ABORTED.
+        "Remember": pb.RememberRequest(
+            sources=[seeded.source], artifacts=[at], entries=[fact], mode=pb.REMEMBER_MODE_APPEND
+        ),
+        "GetMemory": pb.GetMemoryRequest(memory=at),
+        "Changes": pb.ChangesRequest(memory=at, since_revision=0),
+        "Search": pb.SearchRequest(
+            query="make test",
+            memories=[types.ArtifactRef(artifact_id=seeded.memory_id)],
+            limit=5,
+            mode=types.SEARCH_MODE_FTS,
+        ),
+        "Expand": pb.ExpandRequest(citations=[citation]),
+        "GetCapabilities": pb.GetCapabilitiesRequest(),
+    }
+    return requests.get(name)

@@ -1,0 +1,122 @@
+"""Following a memory through server restarts: every revision exactly once, in order.
+
+The followed server is stopped twice, once gracefully (SIGTERM: its streams end UNAVAILABLE,
+SHUTTING_DOWN, with the revision to resume from) and once with kill -9 (the connection just
+drops). While it is down, a second server process on the same database commits; while it is
+up, both commit. Two followers watch: the Python client's `follow()` (what users run) and a
+bare stub that reconnects with `since_revision` = the last revision it received and records
+every message as it arrives, so a duplicate or a gap sent by the server cannot be masked by the
+client's own bookkeeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
+from powercontext_client import AsyncClient
+from powercontext_client.errors import error_info
+from scripts.seekdb import free_port
+
+from ..e2e.requests import remember
+from ..serving import ServerProcess
+from .wire import connected, head_ref, stopped_cleanly
+
+PROGRESS = ("--progress-interval", "0.2")
+RESTARTS = ("graceful", "kill")
+# Reconnect quickly once the server is back (the default backoff grows to seconds).
+CHANNEL_OPTIONS = (
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 500),
+)
+FOLLOW_TIMEOUT = 60.0
+
+
+async def commit(stub: pb_grpc.MemoryServiceStub, artifact_id: str, text: str) -> int:
+    head = (await stub.GetMemory(pb.GetMemoryRequest(memory=head_ref(artifact_id)))).memory
+    return int((await stub.Remember(remember(head, text))).memory.revision)
+
+
+async def follow_raw(
+    endpoint: str, artifact_id: str, until: asyncio.Future[int], seen: list[int]
+) -> None:
+    """Record every revision the server sends, reconnecting from the last one received."""
+    async with grpc.aio.insecure_channel(endpoint, options=CHANNEL_OPTIONS) as channel:
+        stub = pb_grpc.MemoryServiceStub(channel)
+        while not (until.done() and seen and seen[-1] >= until.result()):
+            since = seen[-1] if seen else 0
+            request = pb.ChangesRequest(
+                memory=head_ref(artifact_id), since_revision=since, follow=True
+            )
+            try:
+                async for message in stub.Changes(request, wait_for_ready=True):
+                    if message.HasField("revision"):
+                        seen.append(message.revision.memory_ref.revision)
+                    if until.done() and seen and seen[-1] >= until.result():
+                        return
+            except grpc.aio.AioRpcError as error:
+                assert error.code() == grpc.StatusCode.UNAVAILABLE, error
+                reason, metadata = error_info(error)
+                if reason == "SHUTTING_DOWN":  # the graceful stop says where to resume
+                    assert metadata["resumeSinceRevision"] == str(seen[-1] if seen else 0)
+
+
+async def follow_client(
+    endpoint: str, artifact_id: str, until: asyncio.Future[int], seen: list[int]
+) -> None:
+    async with AsyncClient(endpoint) as client:
+        async for revision in client.follow(artifact_id):
+            seen.append(revision.memory_ref.revision)
+            if until.done() and seen[-1] >= until.result():
+                return
+
+
+async def wait_until_seen(seen: list[int], revision: int) -> None:
+    while not seen or seen[-1] < revision:
+        await asyncio.sleep(0.05)
+
+
+async def test_follow_sees_every_revision_once_across_restarts(database: str) -> None:
+    endpoint = f"127.0.0.1:{free_port()}"
+    listen = ("--listen", endpoint, *PROGRESS)
+    raw: list[int] = []
+    via_client: list[int] = []
+    last: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    followers: list[asyncio.Task[None]] = []
+    with stopped_cleanly(ServerProcess(database, *PROGRESS)) as other:
+        followed = ServerProcess(database, *listen)
+        try:
+            async with connected(other.port) as other_stub:
+                async with connected(followed.port) as stub:
+                    created = await stub.Remember(remember(None, "r1"))
+                    memory_id = created.memory.artifact_id
+                    revision = await commit(stub, memory_id, "r2")
+                followers = [
+                    asyncio.create_task(follow_raw(endpoint, memory_id, last, raw)),
+                    asyncio.create_task(follow_client(endpoint, memory_id, last, via_client)),
+                ]
+                for how in RESTARTS:
+                    for seen in (raw, via_client):  # both live on the followed server
+                        await asyncio.wait_for(wait_until_seen(seen, revision), FOLLOW_TIMEOUT)
+                    if how == "graceful":
+                        assert followed.stop() == 0
+                    else:
+                        followed.kill()
+                    for n in range(2):  # committed while the followed server is down
+                        revision = await commit(other_stub, memory_id, f"{how}: down {n}")
+                    followed = ServerProcess(database, *listen)
+                    async with connected(followed.port) as stub:  # and while it is up
+                        revision = await commit(stub, memory_id, f"{how}: up")
+                        revision = await commit(other_stub, memory_id, f"{how}: up, elsewhere")
+                last.set_result(revision)
+                await asyncio.wait_for(asyncio.gather(*followers), FOLLOW_TIMEOUT)
+        finally:
+            for task in followers:
+                task.cancel()
+            followed.kill()
+    assert revision == 2 + len(RESTARTS) * 4
+    assert raw == list(range(1, revision + 1))
+    assert via_client == list(range(1, revision + 1))
