@@ -121,3 +121,17 @@ def serve_process(
     finally:  # stop it whatever happened, and never leave it behind
         code = server.stop()
     assert code == 0, f"server exited with {code}"
+
+
+def run_admin(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    """`powercontext-memory ARGS` to completion from the repository root (text output, unless
+    `stdin` bytes are given: then bytes both ways)."""
+    return subprocess.run(
+        [SERVER_COMMAND, *args],
+        capture_output=True,
+        text=stdin is None,
+        input=stdin,
+        env=server_env(),
+        cwd=ROOT,
+        timeout=120,
+    )

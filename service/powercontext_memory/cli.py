@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .app import DEFAULT_DATABASE, open_service
+from .arguments import boolean, positive_float, positive_int
 from .backends.oceanbase_wire import is_oceanbase_dsn
 from .embedding.factory import (
     DEFAULT_API_KEY_ENV,
@@ -52,16 +53,6 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
-    return value
-
-
 def log_format(text: str) -> str:
     # A type rather than choices: argparse checks choices only on the command line, and the
     # default may come from the environment.
@@ -78,15 +69,6 @@ def metrics_address(text: str) -> str:
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
-
-
-def boolean(text: str) -> bool:
-    value = text.strip().lower()
-    if value in ("", "0", "false", "no", "off"):
-        return False
-    if value in ("1", "true", "yes", "on"):
-        return True
-    raise argparse.ArgumentTypeError(f"{text!r} is not a boolean (1/0, true/false, yes/no)")
 
 
 # -- embedding options (serve and the admin commands) -------------------------------------------
@@ -182,16 +164,6 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
 ENV_DATABASE_TIMEOUT = "POWERCONTEXT_DATABASE_TIMEOUT"
 ENV_MAX_STREAMS = "POWERCONTEXT_MAX_STREAMS"
 ENV_MAX_STREAMS_PER_CALLER = "POWERCONTEXT_MAX_STREAMS_PER_CALLER"
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {text}")
-    return value
 
 
 def _limits_arguments(parser: argparse.ArgumentParser) -> None:

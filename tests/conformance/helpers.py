@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
+from powercontext_memory.app import open_service
 from powercontext_memory.domain.lifecycle import EntryRef
 from powercontext_memory.domain.models import ArtifactRef, Citation, EntryVersion, SourceRef
 from powercontext_memory.memory import EntryInput, MemoryService, WriteResult
@@ -111,3 +115,16 @@ async def expand_version(
 ) -> EntryVersion:
     [expanded] = await service.expand([Citation(memory, entry.entry_id, entry.entry_version_id)])
     return expanded.version
+
+
+def write_worked_example(path: Path) -> None:
+    """A SQLite file holding the RFC's worked example (for tests of the offline commands)."""
+
+    async def build() -> None:
+        service = await open_service(path)
+        try:
+            await WorkedExample().run(service)
+        finally:
+            await service.close()
+
+    asyncio.run(build())

@@ -2,40 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-import subprocess
 from pathlib import Path
 
 import sqlean
 
-from powercontext_memory.app import open_service
-from tests.conformance.helpers import WorkedExample
+from tests.conformance.helpers import write_worked_example
 
-from ..serving import SERVER_COMMAND, server_env
+from ..serving import run_admin
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [SERVER_COMMAND, *args],
-        capture_output=True,
-        text=True,
-        env=server_env(),
-        cwd=ROOT,
-        timeout=120,
-    )
-
-
-def _example_database(path: Path) -> None:
-    async def build() -> None:
-        service = await open_service(path)
-        try:
-            await WorkedExample().run(service)
-        finally:
-            await service.close()
-
-    asyncio.run(build())
 
 
 def _sql(path: Path, statement: str) -> None:
@@ -48,17 +23,17 @@ def _sql(path: Path, statement: str) -> None:
 
 def test_verify_passes_a_clean_database(tmp_path: Path) -> None:
     database = tmp_path / "memory.sqlite3"
-    _example_database(database)
-    result = _run("verify", "--database", str(database))
+    write_worked_example(database)
+    result = run_admin("verify", "--database", str(database))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "OK: 1 memories, 3 revisions, 4 entry versions, 5 sources verified" in result.stdout
 
 
 def test_verify_reports_a_tampered_row_and_fails(tmp_path: Path) -> None:
     database = tmp_path / "memory.sqlite3"
-    _example_database(database)
+    write_worked_example(database)
     _sql(database, "UPDATE memory_entry_versions SET text = 'tampered' WHERE version = 2")
-    result = _run("verify", "--database", str(database))
+    result = run_admin("verify", "--database", str(database))
     assert result.returncode == 1
     assert "PROBLEM memory_entry_versions[mem_ver_" in result.stdout
     assert "do not match entry_content_hash" in result.stdout
@@ -66,18 +41,18 @@ def test_verify_reports_a_tampered_row_and_fails(tmp_path: Path) -> None:
 
 def test_rebuild_projection_repairs_a_damaged_index(tmp_path: Path) -> None:
     database = tmp_path / "memory.sqlite3"
-    _example_database(database)
+    write_worked_example(database)
     _sql(database, "DELETE FROM memory_entry_search_fts")
-    assert _run("verify", "--database", str(database)).returncode == 1
-    result = _run("rebuild-projection", "--database", str(database))
+    assert run_admin("verify", "--database", str(database)).returncode == 1
+    result = run_admin("rebuild-projection", "--database", str(database))
     assert result.returncode == 0, result.stderr
     assert "rebuilt 1 memories: 2 active entries" in result.stdout
-    assert _run("verify", "--database", str(database)).returncode == 0
+    assert run_admin("verify", "--database", str(database)).returncode == 0
 
 
 def test_admin_commands_refuse_a_missing_database(tmp_path: Path) -> None:
     missing = tmp_path / "nope.sqlite3"
     for command in ("verify", "rebuild-projection"):
-        result = _run(command, "--database", str(missing))
+        result = run_admin(command, "--database", str(missing))
         assert result.returncode == 2 and "no database" in result.stderr
     assert not missing.exists()

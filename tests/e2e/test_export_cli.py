@@ -13,35 +13,12 @@ import sqlean
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.app import open_service
-from tests.conformance.helpers import WorkedExample
+from tests.conformance.helpers import write_worked_example
 
-from ..serving import SERVER_COMMAND, serve_process, server_env
+from ..serving import SERVER_COMMAND, run_admin, serve_process, server_env
 from .requests import remember
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [SERVER_COMMAND, *args],
-        capture_output=True,
-        text=stdin is None,
-        input=stdin,
-        env=server_env(),
-        cwd=ROOT,
-        timeout=120,
-    )
-
-
-def _example_database(path: Path) -> None:
-    async def build() -> None:
-        service = await open_service(path)
-        try:
-            await WorkedExample().run(service)
-        finally:
-            await service.close()
-
-    asyncio.run(build())
 
 
 def _rows(database: Path, table: str) -> int:
@@ -53,20 +30,20 @@ def _rows(database: Path, table: str) -> int:
 
 
 def _verified(database: Path) -> str:
-    result = _run("verify", "--database", str(database))
+    result = run_admin("verify", "--database", str(database))
     assert result.returncode == 0, result.stdout + result.stderr
     return str(result.stdout)
 
 
 def test_export_then_import_into_a_new_database_and_again(tmp_path: Path) -> None:
     source, target, file = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3", tmp_path / "a.jsonl"
-    _example_database(source)
-    exported = _run("export", "--database", str(source), "--output", str(file))
+    write_worked_example(source)
+    exported = run_admin("export", "--database", str(source), "--output", str(file))
     assert exported.returncode == 0, exported.stderr
     assert "exported 1 memories: 3 revisions, 4 entry versions, 5 sources" in exported.stderr
     assert json.loads(file.read_bytes().splitlines()[0])["format"] == "powercontext-memory-export"
 
-    first = _run("import", str(file), "--database", str(target))
+    first = run_admin("import", str(file), "--database", str(target))
     assert first.returncode == 0, first.stderr
     assert "revisions 1-3 of 3 written" in first.stderr  # progress, on stderr
     assert first.stdout.startswith(
@@ -74,7 +51,7 @@ def test_export_then_import_into_a_new_database_and_again(tmp_path: Path) -> Non
     )
     assert _verified(target) == _verified(source)
 
-    again = _run("import", str(file), "--database", str(target))
+    again = run_admin("import", str(file), "--database", str(target))
     assert again.returncode == 0, again.stderr
     assert (
         "(0 written, 1 already present): 0 revisions, 0 entry versions, 0 sources" in again.stdout
@@ -83,7 +60,7 @@ def test_export_then_import_into_a_new_database_and_again(tmp_path: Path) -> Non
 
 def test_export_to_stdout_piped_into_import_from_stdin(tmp_path: Path) -> None:
     source, target = tmp_path / "a.sqlite3", tmp_path / "piped.sqlite3"
-    _example_database(source)
+    write_worked_example(source)
     exported = subprocess.run(
         [SERVER_COMMAND, "export", "--database", str(source), "--output", "-"],
         capture_output=True,
@@ -91,15 +68,15 @@ def test_export_to_stdout_piped_into_import_from_stdin(tmp_path: Path) -> None:
         timeout=120,
         check=True,
     )
-    imported = _run("import", "-", "--database", str(target), stdin=exported.stdout)
+    imported = run_admin("import", "-", "--database", str(target), stdin=exported.stdout)
     assert imported.returncode == 0, imported.stderr
     assert _verified(target) == _verified(source)
 
 
 def test_import_refuses_a_tampered_or_truncated_file_and_writes_nothing(tmp_path: Path) -> None:
     source, file = tmp_path / "a.sqlite3", tmp_path / "a.jsonl"
-    _example_database(source)
-    assert _run("export", "--database", str(source), "--output", str(file)).returncode == 0
+    write_worked_example(source)
+    assert run_admin("export", "--database", str(source), "--output", str(file)).returncode == 0
     lines = file.read_bytes().splitlines(keepends=True)
     number = next(i for i, line in enumerate(lines, 1) if b"make docs-test" in line)
     tampered = tmp_path / "tampered.jsonl"
@@ -111,18 +88,18 @@ def test_import_refuses_a_tampered_or_truncated_file_and_writes_nothing(tmp_path
     prefix.write_bytes(b"".join(lines[: len(lines) // 2]))
     target = tmp_path / "target.sqlite3"
     for bad, words in ((tampered, f"line {number}: entry version"), (prefix, "truncated")):
-        refused = _run("import", str(bad), "--database", str(target))
+        refused = run_admin("import", str(bad), "--database", str(target))
         assert refused.returncode == 1
         assert words in refused.stderr and "nothing was imported" in refused.stderr, refused.stderr
         assert _rows(target, "artifact_revisions") == _rows(target, "sources") == 0
-    assert _run("import", str(file), "--database", str(target)).returncode == 0
+    assert run_admin("import", str(file), "--database", str(target)).returncode == 0
     assert _verified(target) == _verified(source)
 
 
 def test_export_of_an_unknown_memory_fails_and_leaves_no_file(tmp_path: Path) -> None:
     source, file = tmp_path / "a.sqlite3", tmp_path / "x.jsonl"
-    _example_database(source)
-    result = _run(
+    write_worked_example(source)
+    result = run_admin(
         "export", "--database", str(source), "--memory", "mem_art_nope", "--output", str(file)
     )
     assert result.returncode == 1 and "memory mem_art_nope does not exist" in result.stderr
@@ -130,15 +107,15 @@ def test_export_of_an_unknown_memory_fails_and_leaves_no_file(tmp_path: Path) ->
 
 
 def test_backup_refuses_oceanbase_an_existing_copy_and_a_missing_database(tmp_path: Path) -> None:
-    dsn = _run("backup", "--database", "oceanbase://root@127.0.0.1:1/test", "--output", "x")
+    dsn = run_admin("backup", "--database", "oceanbase://root@127.0.0.1:1/test", "--output", "x")
     assert dsn.returncode == 2 and "powercontext-memory export" in dsn.stderr
     database, existing = tmp_path / "a.sqlite3", tmp_path / "exists.sqlite3"
-    _example_database(database)
+    write_worked_example(database)
     existing.write_bytes(b"keep me")
-    taken = _run("backup", "--database", str(database), "--output", str(existing))
+    taken = run_admin("backup", "--database", str(database), "--output", str(existing))
     assert taken.returncode == 1 and "exists" in taken.stderr
     assert existing.read_bytes() == b"keep me"
-    missing = _run("backup", "--database", str(tmp_path / "nope.sqlite3"), "--output", "y")
+    missing = run_admin("backup", "--database", str(tmp_path / "nope.sqlite3"), "--output", "y")
     assert missing.returncode == 2 and "no database" in missing.stderr
 
 

@@ -49,7 +49,7 @@ from ..domain.models import (
     Source,
     SourceRef,
 )
-from ..domain.validation import require_hash, require_id
+from ..domain.validation import MAX_SAFE_INTEGER, require_hash, require_id
 
 FORMAT = "powercontext-memory-export"
 FORMAT_VERSION = 1
@@ -263,8 +263,8 @@ def _str(record: dict[str, Any], name: str) -> str:
 
 def _int(record: dict[str, Any], name: str, minimum: int = 0) -> int:
     value = record[name]
-    if type(value) is not int or value < minimum:
-        raise RecordError(f"{name} must be an integer >= {minimum}")
+    if type(value) is not int or not minimum <= value <= MAX_SAFE_INTEGER:
+        raise RecordError(f"{name} must be an integer >= {minimum} and <= {MAX_SAFE_INTEGER}")
     return value
 
 

@@ -34,12 +34,14 @@ from ..domain.errors import FailedPreconditionError
 from ..domain.models import (
     ArtifactRef,
     EntryState,
+    EntryVersion,
     MemoryContent,
     Revision,
     Source,
     SourceRef,
 )
 from ..memory import MemoryService
+from ..security.secrets import content_text, find_secret
 from . import export_format as fmt
 from .export_format import ExportFileError
 from .import_stream import Event, MemoryStart, Unit, events
@@ -162,10 +164,36 @@ async def _check(backend: DatabaseMemoryBackend, path: Path, progress: Progress)
                 heads[event.artifact_id] = await target.head(event.artifact_id)
             elif isinstance(event, Unit):
                 await _check_revision_unit(target, event, heads[event.artifact_id])
+                _warn_secrets(event.created, event.sources, progress)
             else:
                 await target.check_sources(event.sources)
+                _warn_secrets((), event.sources, progress)
     progress(f"import: {path.name}: every line verified")
     return heads
+
+
+def _warn_secrets(
+    versions: tuple[EntryVersion, ...],
+    sources: tuple[tuple[int, Source], ...],
+    progress: Progress,
+) -> None:
+    """Name (never show) what the secret guard would refuse today. Such content can only come
+    from a database written before the guard; it is imported as stored, because history is
+    immutable and its hashes cite it — refusing would make the memory impossible to move."""
+    for version in versions:
+        finding = find_secret(version.content.text)
+        if finding is not None:
+            progress(
+                f"import: warning: entry version {version.entry_version_id} text holds "
+                f"{finding.description} (rule {finding.rule}); imported as stored"
+            )
+    for line, source in sources:
+        finding = find_secret(content_text(source.content)) or find_secret(source.uri)
+        if finding is not None:
+            progress(
+                f"import: warning: line {line}: source {source.source_id} holds "
+                f"{finding.description} (rule {finding.rule}); imported as stored"
+            )
 
 
 async def _check_revision_unit(target: _Target, unit: Unit, held: int) -> None:

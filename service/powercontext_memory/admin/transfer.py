@@ -21,6 +21,7 @@ from typing import IO
 import sqlean
 
 from ..app import open_service
+from ..arguments import positive_int
 from ..backends.oceanbase_wire import is_oceanbase_dsn
 from ..domain.errors import MemoryServiceError
 from ..memory import MemoryService
@@ -34,16 +35,6 @@ OpenService = Callable[[argparse.Namespace], Awaitable[MemoryService]]
 
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
 
 
 # -- export --------------------------------------------------------------------------------------
@@ -119,7 +110,7 @@ def import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="an export file, '-' for stdin")
     parser.add_argument(
         "--batch-revisions",
-        type=_positive_int,
+        type=positive_int,
         default=BATCH_REVISIONS,
         metavar="N",
         help=f"revisions written per transaction (default {BATCH_REVISIONS})",
