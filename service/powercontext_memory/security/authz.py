@@ -3,8 +3,8 @@ request names, checked against a token's allow-list.
 
 Rules (README "Running on a network"):
 
-* Reads (GetMemory, Changes, Search, Expand, GetSource, GetCapabilities) need `read`; every
-  write (Remember, Forget, Reactivate, Organize, PutSource) needs `write`. `admin` includes
+* Reads (GetMemory, Changes, Search, Expand, GetSource, GetCapabilities, PrepareContext) need
+  `read`; every write (Remember, Forget, Reactivate, Organize, PutSource) needs `write`. `admin` includes
   both; no RPC needs more today (the admin commands work on the database, not over gRPC).
 * A token limited to some memories may only name those: every memory a request names is
   checked — the target memory, a Changes `since_ref`, every memory of a Search, every
@@ -43,6 +43,7 @@ RPC_SCOPES: Final[Mapping[str, Scope]] = MappingProxyType(
         "Search": Scope.READ,
         "Expand": Scope.READ,
         "GetCapabilities": Scope.READ,
+        "PrepareContext": Scope.READ,
     }
 )
 # A method missing from the table (a new RPC nobody classified) needs the top scope.
@@ -80,7 +81,7 @@ def _changes(request: pb.ChangesRequest) -> Iterator[MemoryRef]:
         yield MemoryRef("since_ref", request.since_ref.artifact_id)
 
 
-def _search(request: pb.SearchRequest) -> Iterator[MemoryRef]:
+def _search(request: pb.SearchRequest | pb.PrepareContextRequest) -> Iterator[MemoryRef]:
     yield from _refs("memories", request.memories)
 
 
@@ -106,6 +107,7 @@ _EXTRACTORS: Final[Mapping[str, Callable[[Any], Iterator[MemoryRef]]]] = Mapping
         "Search": _search,
         "Expand": _expand,
         "GetCapabilities": _none,
+        "PrepareContext": _search,
     }
 )
 

@@ -67,6 +67,10 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "GetCapabilities": {
                       "requestType": "GetCapabilitiesRequest",
                       "responseType": "GetCapabilitiesResponse"
+                    },
+                    "PrepareContext": {
+                      "requestType": "PrepareContextRequest",
+                      "responseType": "PrepareContextResponse"
                     }
                   }
                 },
@@ -159,6 +163,11 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "requestId": {
                       "type": "string",
                       "id": 6
+                    },
+                    "extractors": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 7
                     }
                   }
                 },
@@ -210,6 +219,16 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                       "rule": "repeated",
                       "type": "EntryResult",
                       "id": 5
+                    },
+                    "suggestions": {
+                      "rule": "repeated",
+                      "type": "Suggestion",
+                      "id": 6
+                    },
+                    "candidates": {
+                      "rule": "repeated",
+                      "type": "EntryInput",
+                      "id": 7
                     }
                   }
                 },
@@ -567,6 +586,45 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "capabilities": {
                       "type": "Capabilities",
                       "id": 1
+                    }
+                  }
+                },
+                "PrepareContextRequest": {
+                  "fields": {
+                    "memories": {
+                      "rule": "repeated",
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "query": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "budgetBytes": {
+                      "type": "int32",
+                      "id": 3
+                    }
+                  }
+                },
+                "PrepareContextResponse": {
+                  "fields": {
+                    "block": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "entries": {
+                      "rule": "repeated",
+                      "type": "ContextEntry",
+                      "id": 2
+                    },
+                    "memories": {
+                      "rule": "repeated",
+                      "type": "ArtifactRef",
+                      "id": 3
+                    },
+                    "omittedEntries": {
+                      "type": "int32",
+                      "id": 4
                     }
                   }
                 },
@@ -1015,6 +1073,77 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "engineVersion": {
                       "type": "string",
                       "id": 11
+                    },
+                    "candidateAdapters": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 12
+                    },
+                    "candidateExtractors": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 13
+                    }
+                  }
+                },
+                "SuggestionKind": {
+                  "values": {
+                    "SUGGESTION_KIND_UNSPECIFIED": 0,
+                    "SUGGESTION_KIND_FORGET": 1,
+                    "SUGGESTION_KIND_AMBIGUOUS": 2
+                  }
+                },
+                "Suggestion": {
+                  "fields": {
+                    "kind": {
+                      "type": "SuggestionKind",
+                      "id": 1
+                    },
+                    "entries": {
+                      "rule": "repeated",
+                      "type": "EntryRef",
+                      "id": 2
+                    },
+                    "adapter": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "reason": {
+                      "type": "string",
+                      "id": 4
+                    },
+                    "sources": {
+                      "rule": "repeated",
+                      "type": "SourceRef",
+                      "id": 5
+                    }
+                  }
+                },
+                "ContextSection": {
+                  "values": {
+                    "CONTEXT_SECTION_UNSPECIFIED": 0,
+                    "CONTEXT_SECTION_RULES": 1,
+                    "CONTEXT_SECTION_RELEVANT": 2,
+                    "CONTEXT_SECTION_RECENT_NOTES": 3
+                  }
+                },
+                "ContextEntry": {
+                  "fields": {
+                    "citation": {
+                      "type": "Citation",
+                      "id": 1
+                    },
+                    "kind": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "text": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "section": {
+                      "type": "ContextSection",
+                      "id": 4
                     }
                   }
                 }

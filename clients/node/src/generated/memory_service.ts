@@ -8,6 +8,7 @@ import type { ChangesProgress as _powercontext_memory_v1_ChangesProgress, Change
 import type { ChangesRequest as _powercontext_memory_v1_ChangesRequest, ChangesRequest__Output as _powercontext_memory_v1_ChangesRequest__Output } from './powercontext/memory/v1/ChangesRequest';
 import type { ChangesResponse as _powercontext_memory_v1_ChangesResponse, ChangesResponse__Output as _powercontext_memory_v1_ChangesResponse__Output } from './powercontext/memory/v1/ChangesResponse';
 import type { Citation as _powercontext_memory_v1_Citation, Citation__Output as _powercontext_memory_v1_Citation__Output } from './powercontext/memory/v1/Citation';
+import type { ContextEntry as _powercontext_memory_v1_ContextEntry, ContextEntry__Output as _powercontext_memory_v1_ContextEntry__Output } from './powercontext/memory/v1/ContextEntry';
 import type { EmbeddingProfile as _powercontext_memory_v1_EmbeddingProfile, EmbeddingProfile__Output as _powercontext_memory_v1_EmbeddingProfile__Output } from './powercontext/memory/v1/EmbeddingProfile';
 import type { EntryInput as _powercontext_memory_v1_EntryInput, EntryInput__Output as _powercontext_memory_v1_EntryInput__Output } from './powercontext/memory/v1/EntryInput';
 import type { EntryRef as _powercontext_memory_v1_EntryRef, EntryRef__Output as _powercontext_memory_v1_EntryRef__Output } from './powercontext/memory/v1/EntryRef';
@@ -33,6 +34,8 @@ import type { MemoryManifestEntry as _powercontext_memory_v1_MemoryManifestEntry
 import type { MemoryServiceClient as _powercontext_memory_v1_MemoryServiceClient, MemoryServiceDefinition as _powercontext_memory_v1_MemoryServiceDefinition } from './powercontext/memory/v1/MemoryService';
 import type { OrganizeRequest as _powercontext_memory_v1_OrganizeRequest, OrganizeRequest__Output as _powercontext_memory_v1_OrganizeRequest__Output } from './powercontext/memory/v1/OrganizeRequest';
 import type { OrganizeResponse as _powercontext_memory_v1_OrganizeResponse, OrganizeResponse__Output as _powercontext_memory_v1_OrganizeResponse__Output } from './powercontext/memory/v1/OrganizeResponse';
+import type { PrepareContextRequest as _powercontext_memory_v1_PrepareContextRequest, PrepareContextRequest__Output as _powercontext_memory_v1_PrepareContextRequest__Output } from './powercontext/memory/v1/PrepareContextRequest';
+import type { PrepareContextResponse as _powercontext_memory_v1_PrepareContextResponse, PrepareContextResponse__Output as _powercontext_memory_v1_PrepareContextResponse__Output } from './powercontext/memory/v1/PrepareContextResponse';
 import type { PutSourceRequest as _powercontext_memory_v1_PutSourceRequest, PutSourceRequest__Output as _powercontext_memory_v1_PutSourceRequest__Output } from './powercontext/memory/v1/PutSourceRequest';
 import type { PutSourceResponse as _powercontext_memory_v1_PutSourceResponse, PutSourceResponse__Output as _powercontext_memory_v1_PutSourceResponse__Output } from './powercontext/memory/v1/PutSourceResponse';
 import type { ReactivateRequest as _powercontext_memory_v1_ReactivateRequest, ReactivateRequest__Output as _powercontext_memory_v1_ReactivateRequest__Output } from './powercontext/memory/v1/ReactivateRequest';
@@ -44,6 +47,7 @@ import type { SearchRequest as _powercontext_memory_v1_SearchRequest, SearchRequ
 import type { SearchResponse as _powercontext_memory_v1_SearchResponse, SearchResponse__Output as _powercontext_memory_v1_SearchResponse__Output } from './powercontext/memory/v1/SearchResponse';
 import type { Source as _powercontext_memory_v1_Source, Source__Output as _powercontext_memory_v1_Source__Output } from './powercontext/memory/v1/Source';
 import type { SourceRef as _powercontext_memory_v1_SourceRef, SourceRef__Output as _powercontext_memory_v1_SourceRef__Output } from './powercontext/memory/v1/SourceRef';
+import type { Suggestion as _powercontext_memory_v1_Suggestion, Suggestion__Output as _powercontext_memory_v1_Suggestion__Output } from './powercontext/memory/v1/Suggestion';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -65,6 +69,8 @@ export interface ProtoGrpcType {
         ChangesRequest: MessageTypeDefinition<_powercontext_memory_v1_ChangesRequest, _powercontext_memory_v1_ChangesRequest__Output>
         ChangesResponse: MessageTypeDefinition<_powercontext_memory_v1_ChangesResponse, _powercontext_memory_v1_ChangesResponse__Output>
         Citation: MessageTypeDefinition<_powercontext_memory_v1_Citation, _powercontext_memory_v1_Citation__Output>
+        ContextEntry: MessageTypeDefinition<_powercontext_memory_v1_ContextEntry, _powercontext_memory_v1_ContextEntry__Output>
+        ContextSection: EnumTypeDefinition
         EmbeddingProfile: MessageTypeDefinition<_powercontext_memory_v1_EmbeddingProfile, _powercontext_memory_v1_EmbeddingProfile__Output>
         EntryInput: MessageTypeDefinition<_powercontext_memory_v1_EntryInput, _powercontext_memory_v1_EntryInput__Output>
         EntryOutcome: EnumTypeDefinition
@@ -101,6 +107,8 @@ export interface ProtoGrpcType {
         OrganizeRequest: MessageTypeDefinition<_powercontext_memory_v1_OrganizeRequest, _powercontext_memory_v1_OrganizeRequest__Output>
         OrganizeResponse: MessageTypeDefinition<_powercontext_memory_v1_OrganizeResponse, _powercontext_memory_v1_OrganizeResponse__Output>
         OrganizeStep: EnumTypeDefinition
+        PrepareContextRequest: MessageTypeDefinition<_powercontext_memory_v1_PrepareContextRequest, _powercontext_memory_v1_PrepareContextRequest__Output>
+        PrepareContextResponse: MessageTypeDefinition<_powercontext_memory_v1_PrepareContextResponse, _powercontext_memory_v1_PrepareContextResponse__Output>
         PutSourceRequest: MessageTypeDefinition<_powercontext_memory_v1_PutSourceRequest, _powercontext_memory_v1_PutSourceRequest__Output>
         PutSourceResponse: MessageTypeDefinition<_powercontext_memory_v1_PutSourceResponse, _powercontext_memory_v1_PutSourceResponse__Output>
         ReactivateRequest: MessageTypeDefinition<_powercontext_memory_v1_ReactivateRequest, _powercontext_memory_v1_ReactivateRequest__Output>
@@ -115,6 +123,8 @@ export interface ProtoGrpcType {
         SearchResponse: MessageTypeDefinition<_powercontext_memory_v1_SearchResponse, _powercontext_memory_v1_SearchResponse__Output>
         Source: MessageTypeDefinition<_powercontext_memory_v1_Source, _powercontext_memory_v1_Source__Output>
         SourceRef: MessageTypeDefinition<_powercontext_memory_v1_SourceRef, _powercontext_memory_v1_SourceRef__Output>
+        Suggestion: MessageTypeDefinition<_powercontext_memory_v1_Suggestion, _powercontext_memory_v1_Suggestion__Output>
+        SuggestionKind: EnumTypeDefinition
       }
     }
   }

@@ -86,20 +86,22 @@ class GetSourceResponse(_message.Message):
     def __init__(self, source: _Optional[_Union[_types_pb2.Source, _Mapping]] = ...) -> None: ...
 
 class RememberRequest(_message.Message):
-    __slots__ = ("memory", "sources", "artifacts", "entries", "mode", "request_id")
+    __slots__ = ("memory", "sources", "artifacts", "entries", "mode", "request_id", "extractors")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     SOURCES_FIELD_NUMBER: _ClassVar[int]
     ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     ENTRIES_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    EXTRACTORS_FIELD_NUMBER: _ClassVar[int]
     memory: _types_pb2.ArtifactRef
     sources: _containers.RepeatedCompositeFieldContainer[_types_pb2.SourceRef]
     artifacts: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
     entries: _containers.RepeatedCompositeFieldContainer[_types_pb2.EntryInput]
     mode: RememberMode
     request_id: str
-    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., sources: _Optional[_Iterable[_Union[_types_pb2.SourceRef, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryInput, _Mapping]]] = ..., mode: _Optional[_Union[RememberMode, str]] = ..., request_id: _Optional[str] = ...) -> None: ...
+    extractors: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., sources: _Optional[_Iterable[_Union[_types_pb2.SourceRef, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.EntryInput, _Mapping]]] = ..., mode: _Optional[_Union[RememberMode, str]] = ..., request_id: _Optional[str] = ..., extractors: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class EntryResult(_message.Message):
     __slots__ = ("outcome", "entry_id", "entry_version_id")
@@ -112,18 +114,22 @@ class EntryResult(_message.Message):
     def __init__(self, outcome: _Optional[_Union[EntryOutcome, str]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ...) -> None: ...
 
 class RememberResponse(_message.Message):
-    __slots__ = ("memory", "changed", "content_hash", "changes", "results")
+    __slots__ = ("memory", "changed", "content_hash", "changes", "results", "suggestions", "candidates")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     CHANGED_FIELD_NUMBER: _ClassVar[int]
     CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
     CHANGES_FIELD_NUMBER: _ClassVar[int]
     RESULTS_FIELD_NUMBER: _ClassVar[int]
+    SUGGESTIONS_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     memory: _types_pb2.ArtifactRef
     changed: bool
     content_hash: str
     changes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MemoryChange]
     results: _containers.RepeatedCompositeFieldContainer[EntryResult]
-    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[EntryResult, _Mapping]]] = ...) -> None: ...
+    suggestions: _containers.RepeatedCompositeFieldContainer[_types_pb2.Suggestion]
+    candidates: _containers.RepeatedCompositeFieldContainer[_types_pb2.EntryInput]
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[EntryResult, _Mapping]]] = ..., suggestions: _Optional[_Iterable[_Union[_types_pb2.Suggestion, _Mapping]]] = ..., candidates: _Optional[_Iterable[_Union[_types_pb2.EntryInput, _Mapping]]] = ...) -> None: ...
 
 class ForgetRequest(_message.Message):
     __slots__ = ("memory", "entries", "reason", "request_id")
@@ -314,3 +320,25 @@ class GetCapabilitiesResponse(_message.Message):
     CAPABILITIES_FIELD_NUMBER: _ClassVar[int]
     capabilities: _types_pb2.Capabilities
     def __init__(self, capabilities: _Optional[_Union[_types_pb2.Capabilities, _Mapping]] = ...) -> None: ...
+
+class PrepareContextRequest(_message.Message):
+    __slots__ = ("memories", "query", "budget_bytes")
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_BYTES_FIELD_NUMBER: _ClassVar[int]
+    memories: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
+    query: str
+    budget_bytes: int
+    def __init__(self, memories: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., query: _Optional[str] = ..., budget_bytes: _Optional[int] = ...) -> None: ...
+
+class PrepareContextResponse(_message.Message):
+    __slots__ = ("block", "entries", "memories", "omitted_entries")
+    BLOCK_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    OMITTED_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    block: str
+    entries: _containers.RepeatedCompositeFieldContainer[_types_pb2.ContextEntry]
+    memories: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
+    omitted_entries: int
+    def __init__(self, block: _Optional[str] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.ContextEntry, _Mapping]]] = ..., memories: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., omitted_entries: _Optional[int] = ...) -> None: ...

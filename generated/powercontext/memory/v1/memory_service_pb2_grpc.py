@@ -95,6 +95,11 @@ class MemoryServiceStub:
                 request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetCapabilitiesRequest.SerializeToString,
                 response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetCapabilitiesResponse.FromString,
                 _registered_method=True)
+        self.PrepareContext = channel.unary_unary(
+                '/powercontext.memory.v1.MemoryService/PrepareContext',
+                request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextRequest.SerializeToString,
+                response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -183,6 +188,14 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def PrepareContext(self, request, context):
+        """A deterministic, budgeted block of active entries for an agent's next task: constraints and
+        preferences, then entries relevant to the query, then recent working notes, each cited.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -240,6 +253,11 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.GetCapabilities,
                     request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetCapabilitiesRequest.FromString,
                     response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetCapabilitiesResponse.SerializeToString,
+            ),
+            'PrepareContext': grpc.unary_unary_rpc_method_handler(
+                    servicer.PrepareContext,
+                    request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextRequest.FromString,
+                    response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -545,6 +563,33 @@ class MemoryService:
             '/powercontext.memory.v1.MemoryService/GetCapabilities',
             powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetCapabilitiesRequest.SerializeToString,
             powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetCapabilitiesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PrepareContext(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/powercontext.memory.v1.MemoryService/PrepareContext',
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextRequest.SerializeToString,
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -37,6 +37,19 @@ class SearchChannel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEARCH_CHANNEL_UNSPECIFIED: _ClassVar[SearchChannel]
     SEARCH_CHANNEL_FTS: _ClassVar[SearchChannel]
     SEARCH_CHANNEL_VECTOR: _ClassVar[SearchChannel]
+
+class SuggestionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SUGGESTION_KIND_UNSPECIFIED: _ClassVar[SuggestionKind]
+    SUGGESTION_KIND_FORGET: _ClassVar[SuggestionKind]
+    SUGGESTION_KIND_AMBIGUOUS: _ClassVar[SuggestionKind]
+
+class ContextSection(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CONTEXT_SECTION_UNSPECIFIED: _ClassVar[ContextSection]
+    CONTEXT_SECTION_RULES: _ClassVar[ContextSection]
+    CONTEXT_SECTION_RELEVANT: _ClassVar[ContextSection]
+    CONTEXT_SECTION_RECENT_NOTES: _ClassVar[ContextSection]
 ENTRY_STATE_UNSPECIFIED: EntryState
 ENTRY_STATE_ACTIVE: EntryState
 ENTRY_STATE_INACTIVE: EntryState
@@ -53,6 +66,13 @@ SEARCH_MODE_HYBRID: SearchMode
 SEARCH_CHANNEL_UNSPECIFIED: SearchChannel
 SEARCH_CHANNEL_FTS: SearchChannel
 SEARCH_CHANNEL_VECTOR: SearchChannel
+SUGGESTION_KIND_UNSPECIFIED: SuggestionKind
+SUGGESTION_KIND_FORGET: SuggestionKind
+SUGGESTION_KIND_AMBIGUOUS: SuggestionKind
+CONTEXT_SECTION_UNSPECIFIED: ContextSection
+CONTEXT_SECTION_RULES: ContextSection
+CONTEXT_SECTION_RELEVANT: ContextSection
+CONTEXT_SECTION_RECENT_NOTES: ContextSection
 
 class ArtifactRef(_message.Message):
     __slots__ = ("artifact_id", "revision")
@@ -246,7 +266,7 @@ class EmbeddingProfile(_message.Message):
     def __init__(self, profile_id: _Optional[str] = ..., model: _Optional[str] = ..., dimension: _Optional[int] = ..., distance: _Optional[str] = ..., normalization: _Optional[str] = ...) -> None: ...
 
 class Capabilities(_message.Message):
-    __slots__ = ("fts", "vector", "hybrid", "embedding_profile", "candidate_extraction", "change_follow", "backend", "analyzer", "vector_unavailable_reason", "fts_unavailable_reason", "engine_version")
+    __slots__ = ("fts", "vector", "hybrid", "embedding_profile", "candidate_extraction", "change_follow", "backend", "analyzer", "vector_unavailable_reason", "fts_unavailable_reason", "engine_version", "candidate_adapters", "candidate_extractors")
     FTS_FIELD_NUMBER: _ClassVar[int]
     VECTOR_FIELD_NUMBER: _ClassVar[int]
     HYBRID_FIELD_NUMBER: _ClassVar[int]
@@ -258,6 +278,8 @@ class Capabilities(_message.Message):
     VECTOR_UNAVAILABLE_REASON_FIELD_NUMBER: _ClassVar[int]
     FTS_UNAVAILABLE_REASON_FIELD_NUMBER: _ClassVar[int]
     ENGINE_VERSION_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATE_ADAPTERS_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATE_EXTRACTORS_FIELD_NUMBER: _ClassVar[int]
     fts: bool
     vector: bool
     hybrid: bool
@@ -269,4 +291,32 @@ class Capabilities(_message.Message):
     vector_unavailable_reason: str
     fts_unavailable_reason: str
     engine_version: str
-    def __init__(self, fts: _Optional[bool] = ..., vector: _Optional[bool] = ..., hybrid: _Optional[bool] = ..., embedding_profile: _Optional[_Union[EmbeddingProfile, _Mapping]] = ..., candidate_extraction: _Optional[bool] = ..., change_follow: _Optional[bool] = ..., backend: _Optional[str] = ..., analyzer: _Optional[str] = ..., vector_unavailable_reason: _Optional[str] = ..., fts_unavailable_reason: _Optional[str] = ..., engine_version: _Optional[str] = ...) -> None: ...
+    candidate_adapters: _containers.RepeatedScalarFieldContainer[str]
+    candidate_extractors: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, fts: _Optional[bool] = ..., vector: _Optional[bool] = ..., hybrid: _Optional[bool] = ..., embedding_profile: _Optional[_Union[EmbeddingProfile, _Mapping]] = ..., candidate_extraction: _Optional[bool] = ..., change_follow: _Optional[bool] = ..., backend: _Optional[str] = ..., analyzer: _Optional[str] = ..., vector_unavailable_reason: _Optional[str] = ..., fts_unavailable_reason: _Optional[str] = ..., engine_version: _Optional[str] = ..., candidate_adapters: _Optional[_Iterable[str]] = ..., candidate_extractors: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Suggestion(_message.Message):
+    __slots__ = ("kind", "entries", "adapter", "reason", "sources")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    ADAPTER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    kind: SuggestionKind
+    entries: _containers.RepeatedCompositeFieldContainer[EntryRef]
+    adapter: str
+    reason: str
+    sources: _containers.RepeatedCompositeFieldContainer[SourceRef]
+    def __init__(self, kind: _Optional[_Union[SuggestionKind, str]] = ..., entries: _Optional[_Iterable[_Union[EntryRef, _Mapping]]] = ..., adapter: _Optional[str] = ..., reason: _Optional[str] = ..., sources: _Optional[_Iterable[_Union[SourceRef, _Mapping]]] = ...) -> None: ...
+
+class ContextEntry(_message.Message):
+    __slots__ = ("citation", "kind", "text", "section")
+    CITATION_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    SECTION_FIELD_NUMBER: _ClassVar[int]
+    citation: Citation
+    kind: str
+    text: str
+    section: ContextSection
+    def __init__(self, citation: _Optional[_Union[Citation, _Mapping]] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., section: _Optional[_Union[ContextSection, str]] = ...) -> None: ...

@@ -42,6 +42,15 @@ export interface Capabilities {
    * The database engine's version as probed at start ("3.50.4" for SQLite, "4.3.5.3" ...).
    */
   'engineVersion'?: (string);
+  /**
+   * Deterministic candidate adapters of the pipeline (Remember EXTRACT), by name, e.g.
+   * "pyproject", "build-targets", "agent-rules", "git-change", "task-outcome", "user-note".
+   */
+  'candidateAdapters'?: (string)[];
+  /**
+   * Optional model-assisted extractors that are configured and usable, by name (e.g. "model").
+   */
+  'candidateExtractors'?: (string)[];
 }
 
 /**
@@ -84,4 +93,13 @@ export interface Capabilities__Output {
    * The database engine's version as probed at start ("3.50.4" for SQLite, "4.3.5.3" ...).
    */
   'engineVersion': (string);
+  /**
+   * Deterministic candidate adapters of the pipeline (Remember EXTRACT), by name, e.g.
+   * "pyproject", "build-targets", "agent-rules", "git-change", "task-outcome", "user-note".
+   */
+  'candidateAdapters': (string)[];
+  /**
+   * Optional model-assisted extractors that are configured and usable, by name (e.g. "model").
+   */
+  'candidateExtractors': (string)[];
 }

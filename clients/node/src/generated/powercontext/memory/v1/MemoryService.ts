@@ -16,6 +16,8 @@ import type { GetSourceRequest as _powercontext_memory_v1_GetSourceRequest, GetS
 import type { GetSourceResponse as _powercontext_memory_v1_GetSourceResponse, GetSourceResponse__Output as _powercontext_memory_v1_GetSourceResponse__Output } from '../../../powercontext/memory/v1/GetSourceResponse';
 import type { OrganizeRequest as _powercontext_memory_v1_OrganizeRequest, OrganizeRequest__Output as _powercontext_memory_v1_OrganizeRequest__Output } from '../../../powercontext/memory/v1/OrganizeRequest';
 import type { OrganizeResponse as _powercontext_memory_v1_OrganizeResponse, OrganizeResponse__Output as _powercontext_memory_v1_OrganizeResponse__Output } from '../../../powercontext/memory/v1/OrganizeResponse';
+import type { PrepareContextRequest as _powercontext_memory_v1_PrepareContextRequest, PrepareContextRequest__Output as _powercontext_memory_v1_PrepareContextRequest__Output } from '../../../powercontext/memory/v1/PrepareContextRequest';
+import type { PrepareContextResponse as _powercontext_memory_v1_PrepareContextResponse, PrepareContextResponse__Output as _powercontext_memory_v1_PrepareContextResponse__Output } from '../../../powercontext/memory/v1/PrepareContextResponse';
 import type { PutSourceRequest as _powercontext_memory_v1_PutSourceRequest, PutSourceRequest__Output as _powercontext_memory_v1_PutSourceRequest__Output } from '../../../powercontext/memory/v1/PutSourceRequest';
 import type { PutSourceResponse as _powercontext_memory_v1_PutSourceResponse, PutSourceResponse__Output as _powercontext_memory_v1_PutSourceResponse__Output } from '../../../powercontext/memory/v1/PutSourceResponse';
 import type { ReactivateRequest as _powercontext_memory_v1_ReactivateRequest, ReactivateRequest__Output as _powercontext_memory_v1_ReactivateRequest__Output } from '../../../powercontext/memory/v1/ReactivateRequest';
@@ -136,6 +138,23 @@ export interface MemoryServiceClient extends grpc.Client {
   organize(argument: _powercontext_memory_v1_OrganizeRequest, callback: grpc.requestCallback<_powercontext_memory_v1_OrganizeResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * A deterministic, budgeted block of active entries for an agent's next task: constraints and
+   * preferences, then entries relevant to the query, then recent working notes, each cited.
+   */
+  PrepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
+  PrepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
+  PrepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
+  PrepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * A deterministic, budgeted block of active entries for an agent's next task: constraints and
+   * preferences, then entries relevant to the query, then recent working notes, each cited.
+   */
+  prepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
+  prepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
+  prepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
+  prepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Persists an immutable Source; the same record always returns the same source_id.
    */
   PutSource(argument: _powercontext_memory_v1_PutSourceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PutSourceResponse__Output>): grpc.ClientUnaryCall;
@@ -242,6 +261,12 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
   Organize: grpc.handleUnaryCall<_powercontext_memory_v1_OrganizeRequest__Output, _powercontext_memory_v1_OrganizeResponse>;
   
   /**
+   * A deterministic, budgeted block of active entries for an agent's next task: constraints and
+   * preferences, then entries relevant to the query, then recent working notes, each cited.
+   */
+  PrepareContext: grpc.handleUnaryCall<_powercontext_memory_v1_PrepareContextRequest__Output, _powercontext_memory_v1_PrepareContextResponse>;
+  
+  /**
    * Persists an immutable Source; the same record always returns the same source_id.
    */
   PutSource: grpc.handleUnaryCall<_powercontext_memory_v1_PutSourceRequest__Output, _powercontext_memory_v1_PutSourceResponse>;
@@ -271,6 +296,7 @@ export interface MemoryServiceDefinition extends grpc.ServiceDefinition {
   GetMemory: MethodDefinition<_powercontext_memory_v1_GetMemoryRequest, _powercontext_memory_v1_GetMemoryResponse, _powercontext_memory_v1_GetMemoryRequest__Output, _powercontext_memory_v1_GetMemoryResponse__Output>
   GetSource: MethodDefinition<_powercontext_memory_v1_GetSourceRequest, _powercontext_memory_v1_GetSourceResponse, _powercontext_memory_v1_GetSourceRequest__Output, _powercontext_memory_v1_GetSourceResponse__Output>
   Organize: MethodDefinition<_powercontext_memory_v1_OrganizeRequest, _powercontext_memory_v1_OrganizeResponse, _powercontext_memory_v1_OrganizeRequest__Output, _powercontext_memory_v1_OrganizeResponse__Output>
+  PrepareContext: MethodDefinition<_powercontext_memory_v1_PrepareContextRequest, _powercontext_memory_v1_PrepareContextResponse, _powercontext_memory_v1_PrepareContextRequest__Output, _powercontext_memory_v1_PrepareContextResponse__Output>
   PutSource: MethodDefinition<_powercontext_memory_v1_PutSourceRequest, _powercontext_memory_v1_PutSourceResponse, _powercontext_memory_v1_PutSourceRequest__Output, _powercontext_memory_v1_PutSourceResponse__Output>
   Reactivate: MethodDefinition<_powercontext_memory_v1_ReactivateRequest, _powercontext_memory_v1_ReactivateResponse, _powercontext_memory_v1_ReactivateRequest__Output, _powercontext_memory_v1_ReactivateResponse__Output>
   Remember: MethodDefinition<_powercontext_memory_v1_RememberRequest, _powercontext_memory_v1_RememberResponse, _powercontext_memory_v1_RememberRequest__Output, _powercontext_memory_v1_RememberResponse__Output>

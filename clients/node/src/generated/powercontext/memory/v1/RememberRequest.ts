@@ -24,6 +24,12 @@ export interface RememberRequest {
    * Outcomes are kept for 24 hours (see the README).
    */
   'requestId'?: (string);
+  /**
+   * EXTRACT: run only these candidate adapters / extractors (names as in Capabilities); empty
+   * runs the default pipeline. Naming one that is not available is FAILED_PRECONDITION
+   * (CAPABILITY_NOT_SUPPORTED).
+   */
+  'extractors'?: (string)[];
 }
 
 export interface RememberRequest__Output {
@@ -45,4 +51,10 @@ export interface RememberRequest__Output {
    * Outcomes are kept for 24 hours (see the README).
    */
   'requestId': (string);
+  /**
+   * EXTRACT: run only these candidate adapters / extractors (names as in Capabilities); empty
+   * runs the default pipeline. Naming one that is not available is FAILED_PRECONDITION
+   * (CAPABILITY_NOT_SUPPORTED).
+   */
+  'extractors': (string)[];
 }
