@@ -33,7 +33,9 @@ from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from . import backends
 from .clients import run_clients
+from .context import run_context
 from .corpus import Corpus
+from .hooks import run_hooks
 from .report import Figure, figure
 
 BATCH = 1000
@@ -145,6 +147,7 @@ async def run(
     commits: int,
     searches: int,
     clients: bool = False,
+    context_size: int = 0,
 ) -> list[Figure]:
     figures: list[Figure] = []
     corpus = Corpus(random.Random(20261130))
@@ -158,6 +161,10 @@ async def run(
                     stub = pb_grpc.MemoryServiceStub(ch)
                     for size in sizes:
                         figures += await _size_scenario(stub, corpus, size, commits, searches)
+                    if context_size:
+                        figures += await run_context(stub, corpus, context_size, searches)
+                    if clients:  # agent hooks: a process per event, like the hosts run them
+                        figures += await run_hooks(stub, corpus, served.port)
                 if clients:  # the clients' own cost does not depend on the backend
                     figures += await run_clients(served.port)
     return figures
@@ -250,6 +257,12 @@ def main() -> None:
         help="concurrent `Changes since 0` streams of the history-replay scenario",
     )
     parser.add_argument(
+        "--context-size",
+        type=int,
+        default=1000,
+        help="entries of the PrepareContext scenario's memory (bench/context.py; 0 skips it)",
+    )
+    parser.add_argument(
         "--no-secrets",
         dest="secrets",
         action="store_false",
@@ -271,7 +284,7 @@ def main() -> None:
         for backend in chosen:
             clients = args.clients and backend == chosen[0]
             results[backend] = asyncio.run(
-                run(backend, server, sizes, args.commits, args.searches, clients)
+                run(backend, server, sizes, args.commits, args.searches, clients, args.context_size)
             )
             if backend == "sqlite" and args.history_revisions:
                 from .history import run_history

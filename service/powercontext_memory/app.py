@@ -9,6 +9,8 @@ from .backends.database import CommitHook, DatabaseMemoryBackend
 from .backends.oceanbase_wire import OceanBaseDsn, is_oceanbase_dsn
 from .backends.spi import StorageAdapter
 from .backends.sqlite import SQLiteStorage
+from .candidates import CandidatePipeline
+from .candidates.port import Extractor
 from .domain.lifecycle import IdFactory, random_id
 from .embedding.base import EmbeddingModel
 from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
@@ -48,11 +50,13 @@ async def open_service(
     id_factory: IdFactory = random_id,
     database_timeout: float | None = None,
     stream_limits: StreamLimits | None = None,
+    extractor: Extractor | None = None,
 ) -> MemoryService:
     """Open (creating the schema if needed) the database at `location` and serve it.
 
     `database_timeout` bounds each database call in seconds (the server's --database-timeout;
-    None, for offline commands: unbounded); `stream_limits` caps open Changes streams.
+    None, for offline commands: unbounded); `stream_limits` caps open Changes streams;
+    `extractor` is an optional model-assisted candidate extractor (serve --extractor-url).
     Revisions stored before the compact changes columns existed get them here (backfill).
 
     The first model a database is opened with fixes its embedding profile. A model with
@@ -68,7 +72,11 @@ async def open_service(
     if embedding is not None and stored is None:
         await backend.set_profile(embedding.profile)
     service = MemoryService(
-        backend, embedding=embedding, progress_interval=progress_interval, id_factory=id_factory
+        backend,
+        embedding=embedding,
+        progress_interval=progress_interval,
+        id_factory=id_factory,
+        pipeline=CandidatePipeline([extractor] if extractor is not None else []),
     )
     if stream_limits is not None:
         service.streams = stream_limits

@@ -31,6 +31,7 @@ from .logs import LOG_FORMATS, configure_logging
 from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
 
 if TYPE_CHECKING:
+    from .candidates.model import ModelExtractor
     from .transport.interceptor import CallTracer
 
 logger = logging.getLogger("powercontext_memory.serve")
@@ -154,9 +155,48 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         f"(env {ENV_PROGRESS_INTERVAL}, default {DEFAULT_PROGRESS_INTERVAL:g})",
     )
     _embedding_arguments(parser)
+    _extractor_arguments(parser)
     _observability_arguments(parser)
     _security_arguments(parser)
     _limits_arguments(parser)
+
+
+# -- serve: the optional model-assisted candidate extractor (README "Candidate pipeline") -------
+
+ENV_EXTRACTOR_URL = "POWERCONTEXT_EXTRACTOR_URL"
+ENV_EXTRACTOR_MODEL = "POWERCONTEXT_EXTRACTOR_MODEL"
+
+
+def _extractor_arguments(parser: argparse.ArgumentParser) -> None:
+    from .candidates.model import API_KEY_ENV
+
+    parser.add_argument(
+        "--extractor-url",
+        default=os.environ.get(ENV_EXTRACTOR_URL) or None,
+        metavar="URL",
+        help="OpenAI-compatible chat completions base URL (e.g. http://127.0.0.1:8080/v1) of "
+        f"an optional model extractor for Remember EXTRACT; key from env {API_KEY_ENV}; off "
+        f"by default (env {ENV_EXTRACTOR_URL})",
+    )
+    parser.add_argument(
+        "--extractor-model",
+        default=os.environ.get(ENV_EXTRACTOR_MODEL) or None,
+        metavar="NAME",
+        help=f"the model extractor's model name (env {ENV_EXTRACTOR_MODEL})",
+    )
+
+
+def _extractor(args: argparse.Namespace) -> ModelExtractor | None:
+    """The model extractor the flags configure, or None (the deterministic adapters only)."""
+    if not args.extractor_url and not args.extractor_model:
+        return None
+    from .candidates.model import API_KEY_ENV, ModelExtractor
+
+    if not args.extractor_url:
+        raise ValueError("--extractor-model needs --extractor-url")
+    return ModelExtractor(
+        args.extractor_url, args.extractor_model or "", os.environ.get(API_KEY_ENV)
+    )
 
 
 # -- serve: limits (README "Limits") -------------------------------------------------------------
@@ -394,6 +434,7 @@ async def _serve_async(args: argparse.Namespace) -> int:
         progress_interval=args.progress_interval,
         database_timeout=args.database_timeout,
         stream_limits=StreamLimits(args.max_streams, args.max_streams_per_caller),
+        extractor=_extractor(args),
     )
     try:
         auth, report_auth = await _auth_decision(args, service)

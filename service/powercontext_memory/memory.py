@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Concatenate, ParamSpec
+from typing import TYPE_CHECKING, Concatenate, ParamSpec
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,8 @@ from .backends.database import (
     RevisionChanges,
     WriteAlreadyRecorded,
 )
+from .candidates import ActiveEntry, Candidate, CandidatePipeline, ExtractionInput, Suggestion
+from .candidates import record as extraction_record
 from .domain import fusion, idempotency, lifecycle, validation
 from .domain.analyzer import ANALYZER_VERSION
 from .domain.canonical import nfc
@@ -65,6 +67,9 @@ from .security.caller import current_caller
 from .security.secrets import content_text, find_secret
 from .streams import StreamLimits
 
+if TYPE_CHECKING:
+    from .context import PreparedContext
+
 logger = logging.getLogger(__name__)
 
 DEFAULT_SEARCH_LIMIT = 8
@@ -72,6 +77,10 @@ MAX_SEARCH_LIMIT = 100
 MAX_SEARCH_MEMORIES = 32
 MAX_CITATIONS = 100
 DEFAULT_PROGRESS_INTERVAL = 15.0
+# EXTRACT reads at most this many active entries of the head (the candidate window), and the
+# user-note adapter looks at this many full-text hits.
+CANDIDATE_WINDOW = 1000
+CANDIDATE_SEARCH_LIMIT = 10
 
 
 class RememberMode(enum.Enum):
@@ -106,6 +115,9 @@ class WriteResult:
     content_hash: str
     changes: tuple[MemoryChange, ...] = ()
     results: tuple[EntryResult, ...] = ()
+    # EXTRACT: the candidates written (in `results` order) and what is left to the caller.
+    candidates: tuple[EntryInput, ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +159,9 @@ class Capabilities:
     # Why fts/hybrid are off, when they are (a failed start-up probe).
     fts_unavailable_reason: str = ""
     engine_version: str = ""
+    # The candidate pipeline's deterministic adapters and configured model extractors.
+    candidate_adapters: tuple[str, ...] = ()
+    candidate_extractors: tuple[str, ...] = ()
 
 
 def _write_result(
@@ -190,9 +205,12 @@ class MemoryService:
         embedding: EmbeddingModel | None = None,
         id_factory: lifecycle.IdFactory = lifecycle.random_id,
         progress_interval: float = DEFAULT_PROGRESS_INTERVAL,
+        pipeline: CandidatePipeline | None = None,
     ) -> None:
         self.backend = backend
         self.embedding = embedding
+        # Remember EXTRACT (candidates/): deterministic adapters, plus any model extractor.
+        self.pipeline = pipeline or CandidatePipeline()
         # The one head watcher of this service's follow streams (commits wake it).
         self.notifier = HeadWatcher(self._read_heads, self._read_changes)
         self.streams = StreamLimits()  # caps on open Changes streams (the server sets them)
@@ -234,6 +252,9 @@ class MemoryService:
             vector_unavailable_reason=problem,
             fts_unavailable_reason=fts_problem,
             engine_version=self.backend.adapter.engine_version,
+            candidate_extraction=True,
+            candidate_adapters=tuple(self.pipeline.adapter_names),
+            candidate_extractors=tuple(self.pipeline.extractor_names),
         )
 
     async def close(self) -> None:
@@ -325,10 +346,13 @@ class MemoryService:
         mode: RememberMode = RememberMode.AUTO,
         *,
         idempotency_key: IdempotencyKey | None = None,
+        extractors: Sequence[str] = (),
     ) -> WriteResult:
         return await self._idempotent(
             idempotency_key,
-            functools.partial(self._remember, memory, sources, artifacts, entries, mode),
+            functools.partial(
+                self._remember, memory, sources, artifacts, entries, mode, tuple(extractors)
+            ),
         )
 
     async def _remember(
@@ -338,6 +362,7 @@ class MemoryService:
         artifacts: Sequence[ArtifactRef],
         entries: Sequence[EntryInput],
         mode: RememberMode,
+        extractors: tuple[str, ...],
         scope: RequestScope | None,
     ) -> WriteResult:
         lineage = Lineage(
@@ -345,7 +370,10 @@ class MemoryService:
             validation.validate_source_refs("sources", sources),
             validation.validate_artifact_refs("artifacts", artifacts),
         )
-        _resolve_remember_mode(mode, entries, lineage)
+        if _resolve_remember_mode(mode, entries, lineage) is RememberMode.EXTRACT:
+            return await self._extract(memory, lineage, extractors, scope)
+        if extractors:
+            raise InvalidArgumentError("extractors", "only with EXTRACT (evidence, no entries)")
         if len(entries) > validation.MAX_ENTRIES_PER_REQUEST:
             raise InvalidArgumentError(
                 "entries", f"at most {validation.MAX_ENTRIES_PER_REQUEST} entries per request"
@@ -367,6 +395,62 @@ class MemoryService:
             new_id=self._new_id,
         )
         return await self._finish(base, plan.commit, plan.results, scope)
+
+    async def _extract(
+        self,
+        memory: ArtifactRef | None,
+        lineage: Lineage,
+        extractors: tuple[str, ...],
+        scope: RequestScope | None,
+    ) -> WriteResult:
+        """EXTRACT: run the candidate pipeline outside any transaction over the operation's
+        persisted sources and the head's active entries, then write what passes the APPEND
+        checks as one Remember (nothing to propose: a no-op, never an empty Memory)."""
+        selected = self.pipeline.select(extractors)
+        if memory is not None:
+            _require_memory_ref("memory", memory)
+        async with self.backend.read() as session:
+            base = await session.current(memory) if memory is not None else None
+            sources = [
+                await _operation_source(session, f"sources[{i}]", ref)
+                for i, ref in enumerate(lineage.sources)
+            ]
+            window = await _active_window(session, base)
+        request = ExtractionInput(
+            sources,
+            [_active_entry(v) for v in window.values()],
+            functools.partial(self._candidate_search, base),
+            self.get_source,
+        )
+        found = await self.pipeline.run(request, selected)
+        entries, specs = _admitted(found.candidates, request, window)
+        suggestions = tuple(found.suggestions)
+        if not specs:
+            return await self._finish(base, None, (), scope, suggestions=suggestions)
+        plan = lifecycle.plan_remember(
+            artifact_id=base.ref.artifact_id
+            if base
+            else self._new_id(lifecycle.ARTIFACT_ID_PREFIX),
+            base=base,
+            lineage=lineage,
+            inputs=specs,
+            predecessors=window,
+            new_id=self._new_id,
+        )
+        return await self._finish(base, plan.commit, plan.results, scope, entries, suggestions)
+
+    async def _candidate_search(self, base: Revision | None, query: str) -> list[Hit]:
+        """Full-text hits among the head's active entries, for the user-note adapter."""
+        if base is None:
+            return []
+        try:
+            found = await self.search(
+                query[: validation.MAX_QUERY_CHARS], [base.ref], CANDIDATE_SEARCH_LIMIT,
+                SearchMode.FTS,
+            )  # fmt: skip
+        except CapabilityNotSupportedError:
+            return []  # no full text here: the note then names no entry
+        return found.hits
 
     @_reports_conflicts("forget")
     async def forget(
@@ -507,8 +591,15 @@ class MemoryService:
                     )
                 changes = found[0].changes
         logger.debug("write request %r answered from its record", scope.request_id)
+        candidates, suggestions = extraction_record.decode(outcome.extraction)
         return WriteResult(
-            outcome.memory, outcome.changed, outcome.content_hash, changes, outcome.results
+            outcome.memory,
+            outcome.changed,
+            outcome.content_hash,
+            changes,
+            outcome.results,
+            candidates,
+            suggestions,
         )
 
     async def _finish(
@@ -517,24 +608,33 @@ class MemoryService:
         plan: lifecycle.CommitPlan | None,
         results: tuple[EntryResult, ...],
         scope: RequestScope | None,
+        candidates: tuple[EntryInput, ...] = (),
+        suggestions: tuple[Suggestion, ...] = (),
     ) -> WriteResult:
         """Commit the plan (recording the outcome with it), or record a write that changes
-        nothing in a small transaction of its own."""
+        nothing in a small transaction of its own. EXTRACT's candidates and suggestions are
+        part of the answer, and of the record."""
+        extraction = extraction_record.encode(candidates, suggestions) if scope else ""
         if plan is None:
             result = _write_result(base, None, results)
             if scope is not None:
                 await self.backend.record_write(
                     scope.record(
-                        RecordedOutcome(result.memory, False, result.content_hash, results)
+                        RecordedOutcome(
+                            result.memory, False, result.content_hash, results, extraction
+                        )
                     )
                 )
-            return result
-        record = None
-        if scope is not None:
-            next_ref = ArtifactRef(plan.artifact_id, plan.next_revision)
-            outcome = RecordedOutcome(next_ref, True, plan.content.content_hash, results)
-            record = scope.record(outcome)
-        return _write_result(base, await self._commit(plan, record), results)
+        else:
+            record = None
+            if scope is not None:
+                next_ref = ArtifactRef(plan.artifact_id, plan.next_revision)
+                outcome = RecordedOutcome(
+                    next_ref, True, plan.content.content_hash, results, extraction
+                )
+                record = scope.record(outcome)
+            result = _write_result(base, await self._commit(plan, record), results)
+        return dataclasses.replace(result, candidates=candidates, suggestions=suggestions)
 
     # -- reads ----------------------------------------------------------------------------------
 
@@ -631,38 +731,9 @@ class MemoryService:
         async with self.backend.read() as session:
             heads = await session.heads([r.artifact_id for r in refs])
             for i, ref in enumerate(memories):
-                _require_head(f"memories[{i}]", ref, heads.get(ref.artifact_id))
-            if query_vector is not None:
-                problem = await self._incomplete(session, refs)
-            if problem:
-                if mode in (SearchMode.VECTOR, SearchMode.HYBRID):
-                    raise CapabilityNotSupportedError(
-                        mode.value,
-                        f"{mode.value} search is not available: {problem} "
-                        "(mode FTS or AUTO still work)",
-                    )
-                query_vector = None
-            run_mode = (
-                SearchMode.FTS
-                if query_vector is None
-                else SearchMode.VECTOR
-                if mode is SearchMode.VECTOR
-                else SearchMode.HYBRID
-            )
-            fts_problem = self._fts_problem()
-            if fts_problem and run_mode is not SearchMode.VECTOR:
-                if mode is not SearchMode.AUTO or query_vector is None:
-                    raise CapabilityNotSupportedError(
-                        "fts", f"full-text search is not available: {fts_problem}"
-                    )
-                run_mode, problem = SearchMode.VECTOR, fts_problem
-            hits = await self.backend.search(
-                session,
-                refs,
-                query,
-                limit,
-                fts=run_mode is not SearchMode.VECTOR,
-                query_vector=query_vector,
+                require_head(f"memories[{i}]", ref, heads.get(ref.artifact_id))
+            hits, run_mode, problem = await self.search_heads(
+                session, refs, query, limit, mode, query_vector, problem
             )
         return SearchResult(
             hits,
@@ -671,6 +742,52 @@ class MemoryService:
             embed_ms=(embedded - started) * 1000,
             search_ms=(time.perf_counter() - embedded) * 1000,
         )
+
+    async def search_heads(
+        self,
+        session: ReadSession,
+        refs: Sequence[ArtifactRef],
+        query: str,
+        limit: int,
+        mode: SearchMode,
+        query_vector: npt.NDArray[np.float32] | None,
+        problem: str,
+    ) -> tuple[list[Hit], SearchMode, str]:
+        """Search checked heads inside a read session (Search and PrepareContext): the hits,
+        the mode that ran and why vectors were not used, given the query's vector (if any)."""
+        if query_vector is not None:
+            problem = await self._incomplete(session, refs)
+        if problem:
+            if mode in (SearchMode.VECTOR, SearchMode.HYBRID):
+                raise CapabilityNotSupportedError(
+                    mode.value,
+                    f"{mode.value} search is not available: {problem} "
+                    "(mode FTS or AUTO still work)",
+                )
+            query_vector = None
+        run_mode = (
+            SearchMode.FTS
+            if query_vector is None
+            else SearchMode.VECTOR
+            if mode is SearchMode.VECTOR
+            else SearchMode.HYBRID
+        )
+        fts_problem = self._fts_problem()
+        if fts_problem and run_mode is not SearchMode.VECTOR:
+            if mode is not SearchMode.AUTO or query_vector is None:
+                raise CapabilityNotSupportedError(
+                    "fts", f"full-text search is not available: {fts_problem}"
+                )
+            run_mode, problem = SearchMode.VECTOR, fts_problem
+        hits = await self.backend.search(
+            session,
+            refs,
+            query,
+            limit,
+            fts=run_mode is not SearchMode.VECTOR,
+            query_vector=query_vector,
+        )
+        return hits, run_mode, problem
 
     async def _query_vector(
         self, query: str, mode: SearchMode
@@ -709,6 +826,14 @@ class MemoryService:
             for i, c in enumerate(citations):
                 out.append(await _expand_one(session, f"citations[{i}]", c))
         return out
+
+    async def prepare_context(
+        self, memories: Sequence[ArtifactRef], query: str, budget_bytes: int
+    ) -> PreparedContext:
+        """The block of active entries for an agent's next task (context.py)."""
+        from .context import prepare_context  # context.py builds on this module
+
+        return await prepare_context(self, memories, query, budget_bytes)
 
 
 async def _expand_one(session: ReadSession, field_name: str, citation: Citation) -> ExpandedEntry:
@@ -771,11 +896,12 @@ async def embed_checked(
 
 def _resolve_remember_mode(
     mode: RememberMode, entries: Sequence[EntryInput], lineage: Lineage
-) -> None:
+) -> RememberMode:
+    """The mode that runs: AUTO is APPEND with entries, EXTRACT with evidence alone."""
     has_evidence = bool(lineage.sources or lineage.artifacts)
     if mode is RememberMode.AUTO:
         if entries:
-            return
+            return RememberMode.APPEND
         mode = RememberMode.EXTRACT if has_evidence else mode
     if mode is RememberMode.APPEND and not entries:
         raise InvalidArgumentError("entries", "APPEND needs at least one entry")
@@ -784,16 +910,78 @@ def _resolve_remember_mode(
             raise InvalidArgumentError("entries", "EXTRACT takes evidence, not entries")
         if not has_evidence:
             raise InvalidArgumentError("sources", "EXTRACT needs at least one source or artifact")
-        raise CapabilityNotSupportedError(
-            "candidate_extraction",
-            "no candidate pipeline is configured: pass explicit entries (APPEND)",
-        )
+        return mode
     if not entries:
         raise InvalidArgumentError(
             "entries",
             "nothing to remember: give entries, or evidence to extract from",
             reason="NOTHING_TO_REMEMBER",
         )
+    return RememberMode.APPEND
+
+
+async def _operation_source(session: ReadSession, field_name: str, ref: SourceRef) -> Source:
+    """A source the operation names, read and hash-verified (EXTRACT reads what it cites)."""
+    source = await session.source(ref.source_id)
+    if source.content_hash != ref.content_hash:
+        raise InvalidArgumentError(
+            field_name,
+            f"source {ref.source_id} has hash {source.content_hash}, not {ref.content_hash}",
+            reason="SOURCE_HASH_MISMATCH",
+        )
+    return source
+
+
+async def _active_window(session: ReadSession, base: Revision | None) -> dict[str, EntryVersion]:
+    """The current versions of the head's active entries, at most CANDIDATE_WINDOW of them
+    (manifest order), by version id: what candidates may revise and are compared with."""
+    if base is None:
+        return {}
+    active = [e.entry_version_id for e in base.content.entries if e.state is EntryState.ACTIVE]
+    return await session.versions(active[:CANDIDATE_WINDOW])
+
+
+def _active_entry(version: EntryVersion) -> ActiveEntry:
+    content = version.content
+    ref = EntryRef(version.entry_id, version.entry_version_id)
+    return ActiveEntry(ref, content.kind, content.text, content.source_refs)
+
+
+def _admitted(
+    candidates: Sequence[Candidate], request: ExtractionInput, window: dict[str, EntryVersion]
+) -> tuple[tuple[EntryInput, ...], list[lifecycle.EntryInputSpec]]:
+    """The candidates that pass the APPEND checks, as entries and specs (same order).
+
+    Candidates are untrusted: one that cites nothing, cites evidence outside the operation,
+    revises an entry that is not a current active version, or fails an entry check (kind,
+    text, the secret guard) is refused — left out and logged without its text — and the
+    others still go ahead. The planner then checks the rest again, like any APPEND.
+    """
+    allowed = request.refs()
+    entries: list[EntryInput] = []
+    specs: list[lifecycle.EntryInputSpec] = []
+    for candidate in candidates:
+        problem = ""
+        if not candidate.sources or not set(candidate.sources) <= allowed:
+            problem = "cites evidence outside the operation (EVIDENCE_NOT_ALLOWED)"
+        elif candidate.target is not None and (
+            (current := window.get(candidate.target.entry_version_id)) is None
+            or current.entry_id != candidate.target.entry_id
+        ):
+            problem = "revises an entry that is not a current active version"
+        entry = EntryInput(
+            candidate.target, candidate.kind, candidate.text, candidate.sources, (),
+            candidate.reason,
+        )  # fmt: skip
+        if not problem:
+            try:
+                specs.append(_entry_spec(f"candidates[{len(entries)}]", entry))
+                entries.append(entry)
+                continue
+            except InvalidArgumentError as error:
+                problem = f"{error.reason}: {error.message}"
+        logger.warning("refused a %s candidate: %s", candidate.adapter, problem)
+    return tuple(entries), specs
 
 
 def _entry_spec(field_name: str, entry: EntryInput) -> lifecycle.EntryInputSpec:
@@ -890,7 +1078,7 @@ def _require_memory_ref(field_name: str, ref: ArtifactRef) -> None:
     validation.require_revision(f"{field_name}.revision", ref.revision)
 
 
-def _require_head(field_name: str, ref: ArtifactRef, head: int | None) -> None:
+def require_head(field_name: str, ref: ArtifactRef, head: int | None) -> None:
     if head is None:
         raise NotFoundError(
             f"{field_name}: memory {ref.artifact_id} does not exist",
@@ -899,8 +1087,8 @@ def _require_head(field_name: str, ref: ArtifactRef, head: int | None) -> None:
         )
     if ref.revision != head:
         raise FailedPreconditionError(
-            f"{field_name}: {ref} is not the head (revision {head}); search reads only current "
-            "heads — re-read the head, or use Expand for an exact old revision",
+            f"{field_name}: {ref} is not the head (revision {head}); search and context read "
+            "only current heads — re-read the head, or use Expand for an exact old revision",
             reason="MEMORY_NOT_AT_HEAD",
             subject=field_name,
             metadata={

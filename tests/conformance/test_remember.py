@@ -45,10 +45,16 @@ async def test_create_with_nothing_creates_no_memory(service: MemoryService) -> 
     assert err.value.reason == "NOTHING_TO_REMEMBER"
 
 
-async def test_extract_without_pipeline_is_a_capability_error(service: MemoryService) -> None:
+async def test_extract_modes_check_their_inputs(service: MemoryService) -> None:
     src = await put_source(service, "a.md")
+    # AUTO with evidence alone runs the pipeline: nothing it knows, so nothing is created.
+    nothing = await service.remember(None, [src], [], [], RememberMode.AUTO)
+    assert nothing.memory is None and not nothing.changed
     with pytest.raises(CapabilityNotSupportedError):
-        await service.remember(None, [src], [], [], RememberMode.AUTO)
+        await service.remember(None, [src], [], [], RememberMode.EXTRACT, extractors=["model"])
+    with pytest.raises(InvalidArgumentError):
+        entry = add("x", sources=(src,))
+        await service.remember(None, [src], [], [entry], extractors=["pyproject"])
     with pytest.raises(InvalidArgumentError):
         await service.remember(None, [src], [], [add("x", sources=(src,))], RememberMode.EXTRACT)
     with pytest.raises(InvalidArgumentError):

@@ -205,6 +205,9 @@ REQUESTS: dict[str, Callable[[World], Any]] = {
     "Changes": lambda w: pb.ChangesRequest(memory=w.head(), since_revision=0),
     "Search": lambda w: pb.SearchRequest(query="build make", memories=[w.head()]),
     "Expand": _expand,
+    "PrepareContext": lambda w: pb.PrepareContextRequest(
+        memories=[types.ArtifactRef(artifact_id=w.memory)], query="build make"
+    ),
     "GetCapabilities": lambda w: pb.GetCapabilitiesRequest(),
 }
 WRITES = {"PutSource", "Remember", "Remember (create)", "Forget", "Reactivate", "Organize"}

@@ -482,9 +482,11 @@ def vector_search_unsupported(w: World) -> tuple[Termination, Expected]:
 
 
 @case("CAPABILITY_NOT_SUPPORTED", Code.FAILED_PRECONDITION)
-def extraction_unsupported(w: World) -> tuple[Termination, Expected]:
-    request = pb.RememberRequest(sources=[w.source()], mode=pb.REMEMBER_MODE_EXTRACT)
-    expected = Expected({"capability": "candidate_extraction"}, subject="candidate_extraction")
+def extractor_unavailable(w: World) -> tuple[Termination, Expected]:
+    request = pb.RememberRequest(
+        sources=[w.source()], mode=pb.REMEMBER_MODE_EXTRACT, extractors=["model"]
+    )
+    expected = Expected({"capability": "extractors[0]"}, subject="extractors[0]")
     return w.unary("Remember", request), expected
 
 

@@ -159,6 +159,18 @@ export class MemoryClient {
     return this.#read(this.#service.expand, request, options);
   }
 
+  /**
+   * The context block for an agent's next task: active rules and preferences, entries relevant
+   * to `query`, recent working notes, one line each with its citation, within `budgetBytes`
+   * UTF-8 bytes (0: 8192). A memory at revision 0 means its head.
+   */
+  prepareContext(
+    request: pb.PrepareContextRequest,
+    options?: CallOptions,
+  ): Promise<pb.PrepareContextResponse> {
+    return this.#read(this.#service.prepareContext, request, options);
+  }
+
   getCapabilities(options?: CallOptions): Promise<pb.GetCapabilitiesResponse> {
     return this.#read(this.#service.getCapabilities, {}, options);
   }

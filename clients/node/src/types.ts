@@ -30,6 +30,8 @@ export type { ReactivateResponse__Output as ReactivateResponse } from './generat
 export type { RememberResponse__Output as RememberResponse } from './generated/powercontext/memory/v1/RememberResponse';
 export type { RevisionChanges__Output as RevisionChanges } from './generated/powercontext/memory/v1/RevisionChanges';
 export type { SearchResponse__Output as SearchResponse } from './generated/powercontext/memory/v1/SearchResponse';
+export type { PrepareContextResponse__Output as PrepareContextResponse } from './generated/powercontext/memory/v1/PrepareContextResponse';
+export type { ContextEntry__Output as ContextEntry } from './generated/powercontext/memory/v1/ContextEntry';
 export type { Source__Output as Source } from './generated/powercontext/memory/v1/Source';
 export type { SourceRef__Output as SourceRef } from './generated/powercontext/memory/v1/SourceRef';
 
@@ -44,6 +46,7 @@ export type { PutSourceRequest } from './generated/powercontext/memory/v1/PutSou
 export type { ReactivateRequest } from './generated/powercontext/memory/v1/ReactivateRequest';
 export type { RememberRequest } from './generated/powercontext/memory/v1/RememberRequest';
 export type { SearchRequest } from './generated/powercontext/memory/v1/SearchRequest';
+export type { PrepareContextRequest } from './generated/powercontext/memory/v1/PrepareContextRequest';
 
 export type { EntryInput } from './generated/powercontext/memory/v1/EntryInput';
 export type { ArtifactRef as ArtifactRefInput } from './generated/powercontext/memory/v1/ArtifactRef';
@@ -58,5 +61,6 @@ export { EntryState } from './generated/powercontext/memory/v1/EntryState';
 export { OrganizeStep } from './generated/powercontext/memory/v1/OrganizeStep';
 export { RememberMode } from './generated/powercontext/memory/v1/RememberMode';
 export { SearchChannel } from './generated/powercontext/memory/v1/SearchChannel';
+export { ContextSection } from './generated/powercontext/memory/v1/ContextSection';
 export { SearchMode } from './generated/powercontext/memory/v1/SearchMode';
 export type { Timestamp__Output as Timestamp } from './generated/google/protobuf/Timestamp';

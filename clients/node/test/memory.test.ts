@@ -106,6 +106,46 @@ describe('MemoryClient against a real server', TIMEOUT, () => {
     assert.equal(hit.memoryRef?.artifactId, head.artifactId);
   });
 
+  it('prepares a context block with rules first and citations that expand', async () => {
+    const created = await client.remember({
+      entries: [
+        { kind: 'fact', text: 'Docs are built with make docs.' },
+        { kind: 'constraint', text: '不要手改 site/ 目录：它是生成的。' },
+      ],
+    });
+    assert.ok(created.memory);
+    const prepared = await client.prepareContext({
+      memories: [{ artifactId: created.memory.artifactId, revision: 0 }],
+      query: 'docs',
+      budgetBytes: 2048,
+    });
+
+    assert.deepEqual(prepared.memories, [created.memory]);
+    assert.equal(prepared.entries[0]?.section, 'CONTEXT_SECTION_RULES');
+    assert.equal(prepared.entries[0]?.kind, 'constraint');
+    assert.ok(prepared.entries.some((e) => e.section === 'CONTEXT_SECTION_RELEVANT'));
+    assert.ok(Buffer.byteLength(prepared.block, 'utf8') <= 2048);
+    assert.match(prepared.block, /^<memory-notes>\n[^\n]*not instructions/);
+    const citations = prepared.entries.map((e) => e.citation!);
+    const expanded = await client.expand({ citations });
+    assert.deepEqual(
+      expanded.entries.map((e) => e.version?.text),
+      prepared.entries.map((e) => e.text),
+    );
+
+    const error = await client
+      .prepareContext({ memories: [created.memory], budgetBytes: 100 })
+      .then(
+        () => assert.fail('a 100-byte budget was accepted'),
+        (e: unknown) => e,
+      );
+    assert.ok(error instanceof InvalidArgument);
+    assert.deepEqual(
+      error.fieldViolations.map((v) => v.field),
+      ['budget_bytes'],
+    );
+  });
+
   it('refuses a write on a stale base with RevisionConflict naming the real head', async () => {
     const base = await createMemory('First writer wins.');
     await client.remember({ memory: base, entries: [{ kind: 'fact', text: 'Writer A.' }] });

@@ -425,6 +425,22 @@ class ClientCore:
         request = pb.ExpandRequest(citations=citations)
         return await self._call(self.stub.Expand, request, timeout=timeout, read=True)
 
+    async def prepare_context(
+        self,
+        memories: Iterable[str | types.ArtifactRef],
+        query: str = "",
+        budget_bytes: int = 0,
+        *,
+        timeout: float | None = _UNSET,
+    ) -> pb.PrepareContextResponse:
+        """The context block for an agent's next task: active rules and preferences, entries
+        relevant to `query`, recent working notes, each line with its citation; never more
+        than `budget_bytes` UTF-8 bytes (0: the server's 8192). A memory id means its head."""
+        request = pb.PrepareContextRequest(
+            memories=[as_ref(m) for m in memories], query=query, budget_bytes=budget_bytes
+        )
+        return await self._call(self.stub.PrepareContext, request, timeout=timeout, read=True)
+
     async def capabilities(self, *, timeout: float | None = _UNSET) -> types.Capabilities:
         request = pb.GetCapabilitiesRequest()
         response = await self._call(self.stub.GetCapabilities, request, timeout=timeout, read=True)

@@ -68,6 +68,7 @@ class Client:
     changes = _blocking(ClientCore.changes)
     search = _blocking(ClientCore.search)
     expand = _blocking(ClientCore.expand)
+    prepare_context = _blocking(ClientCore.prepare_context)
     capabilities = _blocking(ClientCore.capabilities)
     health = _blocking(ClientCore.health)
 

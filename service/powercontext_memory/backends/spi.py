@@ -95,6 +95,19 @@ class HeadProjectionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class HeadKindRow:
+    """A head projection row with its version's kind and revision (PrepareContext's rules and
+    recent notes are chosen from these before any entry text is read)."""
+
+    memory_artifact_id: str
+    entry_id: str
+    entry_version_id: str
+    entry_content_hash: str
+    kind: str
+    created_in_revision: int
+
+
+@dataclass(frozen=True, slots=True)
 class WriteRequestRow:
     """The recorded outcome of a write that carried a request id (domain/idempotency.py).
 
@@ -214,6 +227,12 @@ class ReadTransaction(Protocol):
 
     async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
         """(entry_id, indexed text) of the full-text index for one memory (verifier)."""
+        ...
+
+    async def head_rows_of_kinds(
+        self, artifact_ids: Sequence[str], kinds: Sequence[str]
+    ) -> list[HeadKindRow]:
+        """Projection rows of these memories whose version has one of `kinds` (any order)."""
         ...
 
     async def artifact_ids(self) -> list[str]:

@@ -15,6 +15,7 @@ from .spi import (
     AccessTokenRow,
     ChangesRow,
     EntryVersionRow,
+    HeadKindRow,
     HeadProjectionRow,
     RevisionRow,
     SourceRow,
@@ -137,6 +138,20 @@ class PortableReads:
             (artifact_id,),
         )
         return [HeadProjectionRow(*r) for r in rows]
+
+    async def head_rows_of_kinds(
+        self, artifact_ids: Sequence[str], kinds: Sequence[str]
+    ) -> list[HeadKindRow]:
+        kind_marks = ",".join("?" * len(kinds))
+        rows = await self._all(
+            "SELECT h.memory_artifact_id, h.entry_id, h.entry_version_id, h.entry_content_hash, "
+            "v.kind, v.created_in_revision FROM memory_entry_heads h "
+            "JOIN memory_entry_versions v ON v.entry_version_id = h.entry_version_id "
+            f"WHERE h.memory_artifact_id IN ({','.join('?' * len(artifact_ids))}) "
+            f"AND v.kind IN ({kind_marks})",
+            (*artifact_ids, *kinds),
+        )
+        return [HeadKindRow(a, e, v, h, k, int(r)) for a, e, v, h, k, r in rows]
 
     async def write_request_row(self, caller_key: str, request_id: str) -> WriteRequestRow | None:
         rows = await self._all(

@@ -66,21 +66,20 @@ class RecordedOutcome:
     changed: bool
     content_hash: str
     results: tuple[EntryResult, ...] = ()
+    # EXTRACT only: its candidates and suggestions, as JSON (candidates/record.py); "" else.
+    extraction: str = ""
 
     def to_json(self) -> str:
         memory = None if self.memory is None else [self.memory.artifact_id, self.memory.revision]
-        return json.dumps(
-            {
-                "memory": memory,
-                "changed": self.changed,
-                "contentHash": self.content_hash,
-                "results": [
-                    [r.outcome.value, r.entry_id, r.entry_version_id] for r in self.results
-                ],
-            },
-            sort_keys=True,
-            separators=(",", ":"),
-        )
+        data: dict[str, object] = {
+            "memory": memory,
+            "changed": self.changed,
+            "contentHash": self.content_hash,
+            "results": [[r.outcome.value, r.entry_id, r.entry_version_id] for r in self.results],
+        }
+        if self.extraction:  # absent in records of other writes (and older records)
+            data["extraction"] = self.extraction
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> RecordedOutcome:
@@ -91,6 +90,7 @@ class RecordedOutcome:
             bool(data["changed"]),
             str(data["contentHash"]),
             tuple(EntryResult(EntryOutcome(o), str(e), str(v)) for o, e, v in data["results"]),
+            str(data.get("extraction", "")),
         )
 
 

@@ -4,8 +4,9 @@ request names, checked against a token's allow-list.
 Rules (README "Running on a network"):
 
 * Reads (GetMemory, Changes, Search, Expand, GetSource, GetCapabilities, PrepareContext) need
-  `read`; every write (Remember, Forget, Reactivate, Organize, PutSource) needs `write`. `admin` includes
-  both; no RPC needs more today (the admin commands work on the database, not over gRPC).
+  `read`; every write (Remember, Forget, Reactivate, Organize, PutSource) needs `write`.
+  `admin` includes both; no RPC needs more today (the admin commands work on the database,
+  not over gRPC).
 * A token limited to some memories may only name those: every memory a request names is
   checked — the target memory, a Changes `since_ref`, every memory of a Search, every
   citation of Expand, and every artifact cited as evidence by a Remember (operation-level and

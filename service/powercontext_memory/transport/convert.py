@@ -18,6 +18,9 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
 from ..backends.database import RevisionChanges
+from ..candidates import Suggestion, SuggestionKind
+from ..context import PreparedContext
+from ..domain.context_block import Section
 from ..domain.errors import InvalidArgumentError
 from ..domain.lifecycle import EntryOutcome, EntryRef, EntryResult, OrganizeStep
 from ..domain.models import (
@@ -341,9 +344,44 @@ def _write_fields(result: WriteResult) -> dict[str, Any]:
     return fields
 
 
+def entry_input_pb(entry: EntryInput) -> types.EntryInput:
+    msg = types.EntryInput(
+        kind=entry.kind,
+        text=entry.text,
+        sources=[source_ref_pb(r) for r in entry.sources],
+        artifacts=[artifact_ref_pb(a) for a in entry.artifacts],
+    )
+    if entry.target is not None:
+        msg.entry.CopyFrom(entry_ref_pb(entry.target))
+    if entry.reason is not None:
+        msg.reason = entry.reason
+    return msg
+
+
+SUGGESTION_KINDS: EnumTable[SuggestionKind] = EnumTable(
+    {
+        SuggestionKind.FORGET: types.SUGGESTION_KIND_FORGET,
+        SuggestionKind.AMBIGUOUS: types.SUGGESTION_KIND_AMBIGUOUS,
+    }
+)
+
+
+def suggestion_pb(suggestion: Suggestion) -> types.Suggestion:
+    return types.Suggestion(
+        kind=SUGGESTION_KINDS.to_pb(suggestion.kind),
+        entries=[entry_ref_pb(r) for r in suggestion.entries],
+        adapter=suggestion.adapter,
+        reason=suggestion.reason,
+        sources=[source_ref_pb(r) for r in suggestion.sources],
+    )
+
+
 def remember_response(result: WriteResult) -> pb.RememberResponse:
     return pb.RememberResponse(
-        results=[entry_result_pb(r) for r in result.results], **_write_fields(result)
+        results=[entry_result_pb(r) for r in result.results],
+        candidates=[entry_input_pb(e) for e in result.candidates],
+        suggestions=[suggestion_pb(s) for s in result.suggestions],
+        **_write_fields(result),
     )
 
 
@@ -413,6 +451,30 @@ def search_response(result: SearchResult) -> pb.SearchResponse:
     )
 
 
+_CONTEXT_SECTIONS = {
+    Section.RULES: types.CONTEXT_SECTION_RULES,
+    Section.RELEVANT: types.CONTEXT_SECTION_RELEVANT,
+    Section.RECENT_NOTES: types.CONTEXT_SECTION_RECENT_NOTES,
+}
+
+
+def prepare_context_response(prepared: PreparedContext) -> pb.PrepareContextResponse:
+    return pb.PrepareContextResponse(
+        block=prepared.block,
+        entries=[
+            types.ContextEntry(
+                citation=citation_pb(line.citation),
+                kind=line.kind,
+                text=line.text,
+                section=_CONTEXT_SECTIONS[line.section],
+            )
+            for line in prepared.lines
+        ],
+        memories=[artifact_ref_pb(m) for m in prepared.memories],
+        omitted_entries=prepared.omitted,
+    )
+
+
 def expanded_entry_pb(entry: ExpandedEntry) -> pb.ExpandedEntry:
     return pb.ExpandedEntry(
         citation=citation_pb(entry.citation),
@@ -433,6 +495,8 @@ def capabilities_pb(caps: Capabilities) -> types.Capabilities:
         vector_unavailable_reason=caps.vector_unavailable_reason,
         fts_unavailable_reason=caps.fts_unavailable_reason,
         engine_version=caps.engine_version,
+        candidate_adapters=caps.candidate_adapters,
+        candidate_extractors=caps.candidate_extractors,
     )
     if caps.embedding_profile is not None:
         p = caps.embedding_profile

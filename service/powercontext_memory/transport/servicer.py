@@ -66,6 +66,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             [convert.entry_input(e) for e in request.entries],
             convert.REMEMBER_MODES.from_pb(request.mode, "mode"),
             idempotency_key=idempotency_key("Remember", request),
+            extractors=list(request.extractors),
         )
         return convert.remember_response(result)
 
@@ -152,6 +153,19 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
     async def Expand(self, request: pb.ExpandRequest, context: Context) -> pb.ExpandResponse:
         entries = await self._service.expand([convert.citation(c) for c in request.citations])
         return pb.ExpandResponse(entries=[convert.expanded_entry_pb(e) for e in entries])
+
+    @grpc_errors
+    async def PrepareContext(
+        self, request: pb.PrepareContextRequest, context: Context
+    ) -> pb.PrepareContextResponse:
+        started = time.perf_counter()
+        prepared = await self._service.prepare_context(
+            convert.artifact_refs(request.memories), request.query, request.budget_bytes
+        )
+        # Server-side time, for clients and `make bench` (like Search's server-timing).
+        elapsed = (time.perf_counter() - started) * 1000
+        context.set_trailing_metadata((("server-timing", f"context;dur={elapsed:.3f}"),))
+        return convert.prepare_context_response(prepared)
 
     @grpc_errors
     async def GetCapabilities(

@@ -35,7 +35,7 @@ from ..errors import (
     Unauthenticated,
     Unavailable,
 )
-from . import commands, refs
+from . import bridge, commands, refs, runtime
 from .output import Printer
 
 # Exit codes by error family; 1 is anything else (a server bug, an unknown status).
@@ -190,6 +190,14 @@ def _search(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=sorted(commands.SEARCH_MODES), default="auto")
 
 
+def _context(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("memory", type=refs.memory, nargs="+", help="MEMORY (its head) ...")
+    parser.add_argument("--query", "-q", default="", help="the task, to pick relevant entries")
+    parser.add_argument(
+        "--budget", type=int, default=0, help="exact UTF-8 byte budget, 256..65536 (0: 8192)"
+    )
+
+
 def _expand(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("citation", type=refs.citation, nargs="+", help="MEMORY@REV/ENTRY/VERSION")
 
@@ -238,9 +246,35 @@ COMMANDS: list[Command] = [
     Command("get", "a memory's revision, or entries' text", _get, commands.get),
     Command("search", "search the heads of memories", _search, commands.search),
     Command("expand", "verify citations and show the cited versions", _expand, commands.expand),
+    Command("context", "the context block for an agent's next task", _context, commands.context),
     Command("changes", "the change history; --follow to stream", _changes, commands.changes),
     Command("capabilities", "what the server can do", _nothing, commands.capabilities),
     Command("health", "exit 0 when the server is SERVING", _health, commands.health),
+    Command("mcp", "serve the memory as MCP tools (stdio)", bridge.arguments, bridge.run),
+    Command(
+        "bootstrap",
+        "a repository's contract (AGENTS.md, pyproject.toml, Makefile, ...) into its memory",
+        runtime.bootstrap_arguments,
+        runtime.bootstrap_command,
+    ),
+    Command(
+        "sync",
+        "the commits since the last one into the memory",
+        runtime.sync_arguments,
+        runtime.sync_command,
+    ),
+    Command(
+        "hook",
+        "run as an agent host's hook (always exits 0)",
+        runtime.hook_arguments,
+        runtime.hook_command,
+    ),
+    Command(
+        "setup",
+        "add the hooks and the MCP server to Claude Code or Codex",
+        runtime.setup_arguments,
+        runtime.setup_command,
+    ),
 ]
 SOURCE_COMMANDS: list[Command] = [
     Command("put", "store a file as immutable evidence", _sources_put, commands.sources_put),
@@ -312,7 +346,10 @@ def exit_code(error: PowerContextError) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["hook"]:  # agent hooks: straight to the handler, always exit 0
+        return runtime.hook_main(arguments[1:])
+    args = build_parser().parse_args(arguments)
     try:
         return asyncio.run(_run(args))
     except PowerContextError as error:

@@ -190,6 +190,13 @@ async def search(client: AsyncClient, args: argparse.Namespace, printer: Printer
     return 0
 
 
+async def context(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
+    """Prints the block exactly as the server built it (nothing when there is nothing)."""
+    response = await client.prepare_context(args.memory, query=args.query, budget_bytes=args.budget)
+    printer.show(response, response.block.splitlines())
+    return 0
+
+
 async def expand(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
     response = await client.expand(args.citation)
     printer.show(response, output.expanded_lines(response))

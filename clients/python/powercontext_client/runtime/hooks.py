@@ -1,0 +1,189 @@
+"""What each agent event does (Claude Code and Codex hooks, Codex notify).
+
+| event            | does                                                                    |
+|------------------|-------------------------------------------------------------------------|
+| SessionStart     | PrepareContext on the repository's memory -> additionalContext          |
+| UserPromptSubmit | an explicit instruction (triggers.py) -> user_note Source -> EXTRACT;   |
+|                  | a FORGET suggestion naming one entry is applied (reason user_requested),|
+|                  | AMBIGUOUS is reported in the context, never guessed; then PrepareContext|
+|                  | with the prompt as query -> additionalContext                           |
+| Stop, SubagentStop | (skipped when stop_hook_active) report + git head + changed paths ->  |
+|                  | task_outcome Source -> EXTRACT (a working_note or nothing), once per    |
+|                  | session and turn (the manifest remembers processed turns)               |
+| PreCompact       | nothing: the host takes no additionalContext there; SessionStart with   |
+|                  | source "compact" re-injects the context after compaction                |
+| SessionEnd       | nothing (the last Stop already stored the turn)                         |
+
+A repository without a memory in the manifest gets no context; only a write that the server
+turns into a new memory (a working note, an explicit instruction) records one, after it
+succeeded. Failures are the caller's (cli/hook.py) to swallow: hooks always fail open.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import types_pb2 as types
+
+from ..errors import AlreadyExists
+from . import git, outcome
+from .calls import Calls, Deadline
+from .events import HookEvent
+from .manifest import RuntimeManifest
+from .repo import Repo, locate
+from .sources import task_outcome_source, user_note_source
+from .transcript import last_assistant_text
+from .triggers import is_explicit_instruction
+
+CONTEXT_BUDGET_BYTES = 8192
+FORGET_REASON = "user_requested"
+_TURN_NAMESPACE = uuid.UUID("6f1c2a0e-5d4b-4a8e-9c3f-2b7d1e0a9c41")
+
+CallsFactory = Callable[[str], Calls]  # endpoint recorded for the repository ("" if none)
+
+
+class HookRunner:
+    def __init__(
+        self, manifest: RuntimeManifest, deadline: Deadline, connect: CallsFactory
+    ) -> None:
+        self.manifest = manifest
+        self.deadline = deadline
+        self.connect = connect
+
+    def handle(self, event: HookEvent) -> str:
+        """The additionalContext to answer with ("" = nothing to say)."""
+        handler = {
+            "SessionStart": self.session_start,
+            "UserPromptSubmit": self.user_prompt,
+            "Stop": self.stop,
+            "SubagentStop": self.stop,
+        }.get(event.name)
+        if handler is None or not event.cwd:
+            return ""
+        repo = locate(event.cwd, self.manifest, timeout=self.deadline.remaining())
+        if repo is None:
+            return ""
+        return handler(event, repo)
+
+    # -- context --------------------------------------------------------------------------------
+
+    def session_start(self, event: HookEvent, repo: Repo) -> str:
+        if not repo.memory_id:
+            return ""
+        with self.connect(repo.endpoint) as calls:
+            return calls.prepare_context(repo.memory_id, "", CONTEXT_BUDGET_BYTES).block
+
+    def user_prompt(self, event: HookEvent, repo: Repo) -> str:
+        with self.connect(repo.endpoint) as calls:
+            notes: list[str] = []
+            memory_id = repo.memory_id
+            if is_explicit_instruction(event.prompt):
+                memory_id, notes = self._instruction(calls, event, repo)
+            if not memory_id:
+                return ""
+            block = calls.prepare_context(memory_id, event.prompt, CONTEXT_BUDGET_BYTES).block
+        return "\n\n".join(part for part in ("\n".join(notes), block) if part)
+
+    def _instruction(self, calls: Calls, event: HookEvent, repo: Repo) -> tuple[str, list[str]]:
+        note = calls.put_source(
+            user_note_source(event.prompt, host=event.host, session_id=event.session_id)
+        )
+        response = self._extract(calls, repo, [note], request_id="")
+        memory_id = response.memory.artifact_id if response.HasField("memory") else repo.memory_id
+        notes = []
+        if response.changed:
+            notes.append(
+                f"PowerContext memory updated from the user's words: {outcome.summary(response)}."
+            )
+        for suggestion in response.suggestions:
+            target = outcome.single_forget(suggestion)
+            if target is not None and memory_id:
+                forgot = calls.forget(memory_id, [target], reason=FORGET_REASON)
+                state = "forgotten" if forgot.changed else "already inactive"
+                notes.append(
+                    f"PowerContext memory: entry {target.entry_id} {state} as the user asked "
+                    f"({suggestion.reason})."
+                )
+            else:
+                notes.append(
+                    "PowerContext memory did NOT change: the instruction does not name exactly "
+                    f"one entry — {outcome.describe(suggestion)}. Ask the user which one is meant."
+                )
+        return memory_id, notes
+
+    # -- turn outcomes --------------------------------------------------------------------------
+
+    def stop(self, event: HookEvent, repo: Repo) -> str:
+        if event.stop_hook_active:
+            return ""  # the agent is continuing because of a Stop hook: not a boundary
+        report = event.last_assistant_message.strip() or last_assistant_text(event.transcript_path)
+        turn = _turn_key(event, report)
+        session = event.session_id or "-"
+        if repo.state is not None and repo.state.turn_processed(session, turn):
+            return ""
+        if not report.strip():
+            if repo.state is not None:
+                self.manifest.mark_turn(repo.root, session, turn)
+            return ""  # nothing useful: no-op
+        remaining = self.deadline.remaining()
+        source = task_outcome_source(
+            host=event.host,
+            session_id=session,
+            turn_id=event.turn_id or turn,
+            report=report,
+            git_head=git.head(repo.root, timeout=remaining),
+            changed_paths=_changed(repo.root, remaining),
+        )
+        request_id = str(uuid.uuid5(_TURN_NAMESPACE, f"{repo.root}\0{session}\0{turn}"))
+        with self.connect(repo.endpoint) as calls:
+            ref = calls.put_source(source)
+            # REQUEST_ID_REUSED: this very turn committed before (a racing repeat): done.
+            with contextlib.suppress(AlreadyExists):
+                self._extract(calls, repo, [ref], request_id=request_id)
+        if self.manifest.repo(repo.root) is not None:
+            self.manifest.mark_turn(repo.root, session, turn)
+        return ""
+
+    def _extract(
+        self, calls: Calls, repo: Repo, sources: list[types.SourceRef], *, request_id: str
+    ) -> pb.RememberResponse:
+        """EXTRACT on the repository's memory; a new memory only when the server saved one, and
+        then under the manifest lock (two hooks on a fresh repository make one memory)."""
+        if repo.memory_id:
+            return calls.extract(repo.memory_id, sources, request_id=request_id)
+        with self.manifest.locked(timeout=self.deadline.remaining()):
+            state = self.manifest.repo(repo.root)
+            response = calls.extract(
+                state.memory_id if state else None, sources, request_id=request_id
+            )
+            if state is None and response.HasField("memory"):
+                self.manifest.record_memory(
+                    repo.root,
+                    response.memory.artifact_id,
+                    endpoint=calls.config.endpoint,
+                    remote=git.remote(repo.root, timeout=self.deadline.remaining()),
+                )
+            return response
+
+
+def _turn_key(event: HookEvent, report: str) -> str:
+    """The turn's identity: the host's turn id when it has one (Codex), else the report's hash
+    (Claude Code's Stop has no turn id; the same report twice is the same stop)."""
+    if event.turn_id:
+        return (
+            f"turn:{event.agent_id}:{event.turn_id}" if event.agent_id else f"turn:{event.turn_id}"
+        )
+    digest = hashlib.sha256(report.encode("utf-8")).hexdigest()[:32]
+    return f"report:{event.agent_id}:{digest}" if event.agent_id else f"report:{digest}"
+
+
+def _changed(root: Path, timeout: float) -> list[str]:
+    try:
+        return git.working_changes(root, timeout=timeout)
+    except git.GitError:
+        return []

@@ -1,0 +1,20 @@
+"""The candidate pipeline (RFC CandidatePipeline): deterministic adapters and an optional
+model extractor that propose untrusted entries and suggestions from an operation's sources.
+
+port.py (what an extractor sees and returns), sources.py (the source conventions), one module
+per adapter (pyproject, build_targets, agent_rules, git_change, task_outcome, user_note),
+model.py (the OpenAI-compatible extractor) and pipeline.py (order and reconciliation).
+"""
+
+from .pipeline import CandidatePipeline
+from .port import ActiveEntry, Candidate, Extraction, ExtractionInput, Suggestion, SuggestionKind
+
+__all__ = [
+    "ActiveEntry",
+    "Candidate",
+    "CandidatePipeline",
+    "Extraction",
+    "ExtractionInput",
+    "Suggestion",
+    "SuggestionKind",
+]
