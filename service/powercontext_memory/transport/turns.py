@@ -45,6 +45,12 @@ class WriteTurns:
         lease = asyncio.get_running_loop().call_later(self.lease, give_back)
         try:
             await context.write(message)
+        except Exception:
+            # A client that cancels while a message is in flight fails the write with grpc's
+            # ExecuteBatchError: that is the client leaving (CANCELLED), not a server bug.
+            if context.cancelled():
+                raise asyncio.CancelledError from None
+            raise
         finally:
             lease.cancel()
             give_back()
