@@ -113,7 +113,7 @@ def cli_search(port: int, memory_id: str) -> list[Figure]:
     _wall(command, 3, env)
     total = _wall(command, CLI_RUNS, env)
     bare = _wall([sys.executable, "-c", "pass"], CLI_RUNS, env)
-    imports = _wall([sys.executable, "-c", "import powercontext_client.cli"], CLI_RUNS, env)
+    imports = _wall([sys.executable, "-c", "import powercontext_client.cli.app"], CLI_RUNS, env)
     p50 = statistics.median
     note = (
         f"interpreter {p50(bare):.0f} ms + imports {p50(imports) - p50(bare):.0f} ms "

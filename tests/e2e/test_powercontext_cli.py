@@ -300,17 +300,33 @@ def test_sources_capabilities_health_and_exit_codes(cli: Cli, tmp_path: Path) ->
     assert "usage: powercontext get" in usage.stderr
 
 
-def test_the_cli_does_not_load_the_server(cli: Cli) -> None:
-    """Start-up time is measured by make bench; this keeps its main cost out: the CLI imports
-    the client and the generated code only, never the server's modules or NumPy."""
+def _imported(cli: Cli, statement: str) -> set[str]:
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import powercontext_client.cli"],
+        [sys.executable, "-X", "importtime", "-c", statement],
         capture_output=True,
         text=True,
         env=cli.env,
         timeout=60,
         check=True,
     )
-    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
-    assert "powercontext_client.cli" in imported
+    return {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
+
+
+def test_the_cli_does_not_load_the_server(cli: Cli) -> None:
+    """Start-up time is measured by make bench; this keeps its main cost out: the CLI imports
+    the client and the generated code only, never the server's modules or NumPy."""
+    imported = _imported(cli, "import powercontext_client.cli.app")
+    assert "powercontext_client.cli.app" in imported
     assert not any(name.startswith(("powercontext_memory", "numpy")) for name in imported)
+
+
+def test_the_hook_path_loads_only_what_a_hook_needs(cli: Cli) -> None:
+    """`powercontext hook` runs once per agent event, in a new process: it skips the other
+    commands and the asyncio client (make bench measures the time)."""
+    imported = _imported(
+        cli, "from powercontext_client.cli import runtime; import powercontext_client.runtime.hooks"
+    )
+    assert "powercontext_client.runtime.hooks" in imported
+    for heavy in ("powercontext_client.cli.app", "powercontext_client.aio", "numpy"):
+        assert heavy not in imported
+    assert not any(name.startswith("powercontext_memory") for name in imported)

@@ -11,31 +11,85 @@ AsyncClient is the asyncio twin. Requests and responses are the generated messag
 them. Failures raise PowerContextError subclasses (errors.py draws the tree).
 """
 
-from ._version import __version__
-from .aio import AsyncClient
-from .config import ClientConfig, TlsConfig
-from .core import Change, WriteRequest, WriteResponse, new_request_id
-from .errors import (
-    AlreadyExists,
-    Cancelled,
-    CapabilityNotSupported,
-    CitationMismatch,
-    DataLoss,
-    DeadlineExceeded,
-    FailedPrecondition,
-    InternalError,
-    InvalidArgument,
-    NotFound,
-    PermissionDenied,
-    PowerContextError,
-    ResourceExhausted,
-    RevisionConflict,
-    Unauthenticated,
-    Unavailable,
-)
-from .requests import as_ref, citation, entry_ref, new_entry, ref, revise, source_ref
-from .retry import Backoff
-from .sync import Client
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._version import __version__
+    from .aio import AsyncClient
+    from .config import ClientConfig, TlsConfig
+    from .core import Change, WriteRequest, WriteResponse, new_request_id
+    from .errors import (
+        AlreadyExists,
+        Cancelled,
+        CapabilityNotSupported,
+        CitationMismatch,
+        DataLoss,
+        DeadlineExceeded,
+        FailedPrecondition,
+        InternalError,
+        InvalidArgument,
+        NotFound,
+        PermissionDenied,
+        PowerContextError,
+        ResourceExhausted,
+        RevisionConflict,
+        Unauthenticated,
+        Unavailable,
+    )
+    from .requests import as_ref, citation, entry_ref, new_entry, ref, revise, source_ref
+    from .retry import Backoff
+    from .sync import Client
+
+# Exports load on first use (PEP 562): an agent hook starts a new process per event, and
+# importing every client module up front costs it tens of milliseconds it does not need.
+_EXPORTS: dict[str, str] = {
+    "AlreadyExists": "errors",
+    "AsyncClient": "aio",
+    "Backoff": "retry",
+    "Cancelled": "errors",
+    "CapabilityNotSupported": "errors",
+    "Change": "core",
+    "CitationMismatch": "errors",
+    "Client": "sync",
+    "ClientConfig": "config",
+    "DataLoss": "errors",
+    "DeadlineExceeded": "errors",
+    "FailedPrecondition": "errors",
+    "InternalError": "errors",
+    "InvalidArgument": "errors",
+    "NotFound": "errors",
+    "PermissionDenied": "errors",
+    "PowerContextError": "errors",
+    "ResourceExhausted": "errors",
+    "RevisionConflict": "errors",
+    "TlsConfig": "config",
+    "Unauthenticated": "errors",
+    "Unavailable": "errors",
+    "WriteRequest": "core",
+    "WriteResponse": "core",
+    "__version__": "_version",
+    "as_ref": "requests",
+    "citation": "requests",
+    "entry_ref": "requests",
+    "new_entry": "requests",
+    "new_request_id": "core",
+    "ref": "requests",
+    "revise": "requests",
+    "source_ref": "requests",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AsyncClient",
