@@ -15,7 +15,7 @@ import enum
 import functools
 import logging
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Concatenate, ParamSpec
 
@@ -384,7 +384,18 @@ class MemoryService:
         async with self.backend.read() as session:
             base = await session.current(memory) if memory is not None else None
             predecessors = await _revise_targets(session, base, specs)
-        plan = lifecycle.plan_remember(
+        plan = self._plan_remember(base, lineage, specs, predecessors)
+        return await self._finish(base, plan.commit, plan.results, scope)
+
+    def _plan_remember(
+        self,
+        base: Revision | None,
+        lineage: Lineage,
+        specs: Sequence[lifecycle.EntryInputSpec],
+        predecessors: Mapping[str, EntryVersion],
+    ) -> lifecycle.RememberPlan:
+        """The pure plan of a Remember on `base` (a new memory's id when there is none)."""
+        return lifecycle.plan_remember(
             artifact_id=base.ref.artifact_id
             if base
             else self._new_id(lifecycle.ARTIFACT_ID_PREFIX),
@@ -394,7 +405,6 @@ class MemoryService:
             predecessors=predecessors,
             new_id=self._new_id,
         )
-        return await self._finish(base, plan.commit, plan.results, scope)
 
     async def _extract(
         self,
@@ -427,16 +437,7 @@ class MemoryService:
         suggestions = tuple(found.suggestions)
         if not specs:
             return await self._finish(base, None, (), scope, suggestions=suggestions)
-        plan = lifecycle.plan_remember(
-            artifact_id=base.ref.artifact_id
-            if base
-            else self._new_id(lifecycle.ARTIFACT_ID_PREFIX),
-            base=base,
-            lineage=lineage,
-            inputs=specs,
-            predecessors=window,
-            new_id=self._new_id,
-        )
+        plan = self._plan_remember(base, lineage, specs, window)
         return await self._finish(base, plan.commit, plan.results, scope, entries, suggestions)
 
     async def _candidate_search(self, base: Revision | None, query: str) -> list[Hit]:

@@ -249,7 +249,7 @@ async def _service_errors(mcp: Client) -> None:
 
     # A write on a revision that is no longer the head.
     text, error = await fails(mcp, "remember", text="Lint with ruff.", memory=f"{memory}@1")
-    assert text.startswith("REVISION_CONFLICT (ABORTED): ") and "[head revision 2]" in text
+    assert text.startswith("REVISION_CONFLICT (ABORTED): ") and "[head 2]" in text
     assert (error["reason"], error["metadata"]["headRevision"]) == ("REVISION_CONFLICT", "2")
     # A revise of a version someone else already revised.
     text, error = await fails(

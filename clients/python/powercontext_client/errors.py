@@ -225,3 +225,15 @@ def from_rpc_error(rpc_error: grpc.RpcError) -> PowerContextError:
         cls = _BY_CODE.get(code, InternalError)  # a reason never overrides the code's family
     metadata = dict(info.metadata) if info is not None else {}
     return cls(code, message, reason=reason, metadata=metadata, status=status)
+
+
+def describe(error: PowerContextError) -> str:
+    """One line for a person: `REASON (CODE): message`, plus the fields a bad request names
+    and the head a conflict reports (the CLI's error line and the MCP bridge's tool error)."""
+    text = f"{error.reason or error.code.name} ({error.code.name}): {error.message}"
+    if isinstance(error, InvalidArgument):
+        fields = [f for f, _ in error.field_violations if f and f not in error.message]
+        text += "".join(f" [field {f}]" for f in fields)
+    if isinstance(error, RevisionConflict) and error.head_revision:
+        text += f" [head {error.head_revision}]"
+    return text

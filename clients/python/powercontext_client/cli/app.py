@@ -34,6 +34,7 @@ from ..errors import (
     RevisionConflict,
     Unauthenticated,
     Unavailable,
+    describe,
 )
 from . import bridge, commands, refs, runtime
 from .output import Printer
@@ -329,13 +330,7 @@ async def _run(args: argparse.Namespace) -> int:
 
 
 def error_line(error: PowerContextError) -> str:
-    text = f"error: {error.reason or error.code.name} ({error.code.name}): {error.message}"
-    if isinstance(error, InvalidArgument):
-        fields = [f for f, _ in error.field_violations if f and f not in error.message]
-        text += "".join(f" [field {f}]" for f in fields)
-    if isinstance(error, RevisionConflict) and error.head_revision:
-        text += f" [head {error.head_revision}]"
-    return text
+    return f"error: {describe(error)}"
 
 
 def exit_code(error: PowerContextError) -> int:

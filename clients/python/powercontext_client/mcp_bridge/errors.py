@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from mcp_types import CallToolResult, TextContent
 
-from ..errors import InvalidArgument, PowerContextError, RevisionConflict
+from ..errors import PowerContextError, describe
 
 
 class BridgeError(Exception):
@@ -26,14 +26,10 @@ class BridgeError(Exception):
 def error_result(error: PowerContextError | BridgeError) -> CallToolResult:
     if isinstance(error, BridgeError):
         code, reason, metadata = error.code, error.reason, {}
+        text = f"{reason} ({code}): {error.message}"
     else:
         code, reason, metadata = error.code.name, error.reason or error.code.name, error.metadata
-    text = f"{reason} ({code}): {error.message}"
-    if isinstance(error, InvalidArgument):
-        fields = [f for f, _ in error.field_violations if f and f not in error.message]
-        text += "".join(f" [field {f}]" for f in fields)
-    if isinstance(error, RevisionConflict) and error.head_revision:
-        text += f" [head revision {error.head_revision}]"
+        text = describe(error)
     return CallToolResult(
         content=[TextContent(type="text", text=text)],
         structured_content={
