@@ -60,6 +60,17 @@ async def timed_out(call: object) -> None:
     assert error_info(caught.value) == ("DATABASE_TIMEOUT", {"timeoutSeconds": f"{TIMEOUT:g}"})
 
 
+async def stopped(pid: int) -> None:
+    """Wait until the kernel reports the process stopped (state T), so the calls that follow
+    meet a frozen engine; a bounded wait, not a timing assertion."""
+    for _ in range(500):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if fields[0] in ("T", "t"):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"seekdb {pid} did not stop: state {fields[0]}")
+
+
 async def test_a_frozen_oceanbase_answers_unavailable_then_recovers(tmp_path: Path) -> None:
     base = tmp_path / "seekdb"
     server_dsn = await asyncio.to_thread(seekdb.start, base)
@@ -69,6 +80,7 @@ async def test_a_frozen_oceanbase_answers_unavailable_then_recovers(tmp_path: Pa
             first = await stub.Remember(remember(None, "before the freeze"), timeout=DEADLINE)
             head = types.ArtifactRef(artifact_id=first.memory.artifact_id)
             os.kill(pid, signal.SIGSTOP)
+            await stopped(pid)
             try:
                 await timed_out(stub.GetMemory(pb.GetMemoryRequest(memory=head), timeout=DEADLINE))
                 await timed_out(stub.Remember(remember(first.memory, "frozen"), timeout=DEADLINE))

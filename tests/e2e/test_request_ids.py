@@ -3,6 +3,7 @@ log line of the call, access lines included (this module's server has them on)."
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -125,7 +126,13 @@ async def test_every_log_line_of_a_request_carries_its_id(
         )
     assert caught.value.code() == grpc.StatusCode.INTERNAL
 
-    logged = [line for line in lines(json_log) if line.get("request_id") == "trace-me"]
+    # The access line is written when the call ends on the server, which may be just after
+    # the client has its answer: wait for it (bounded), then check both lines.
+    for _ in range(200):
+        logged = [line for line in lines(json_log) if line.get("request_id") == "trace-me"]
+        if len(logged) >= 2:
+            break
+        await asyncio.sleep(0.01)
     # The service's own error line (with its traceback), then the access line.
     error, access = logged
     assert error["level"] == "ERROR"
