@@ -286,7 +286,9 @@ def test_sources_capabilities_health_and_exit_codes(cli: Cli, tmp_path: Path) ->
 
     caps = cli.json("capabilities")["capabilities"]
     assert caps["backend"] == "sqlite" and caps["fts"] is True
-    assert "vector      no (no embedding model is configured)" in cli("capabilities").stdout
+    text = cli("capabilities").stdout
+    assert "vector      no (no embedding model is configured)" in text
+    assert "adapters    git-change, pyproject, build-targets, agent-rules" in text
     assert cli("health").stdout == "SERVING\n"
     assert cli.json("health") == {"status": "SERVING"}
 

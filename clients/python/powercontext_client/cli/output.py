@@ -160,6 +160,10 @@ def capability_lines(caps: types.Capabilities) -> Iterable[str]:
         yield f"profile     {profile.profile_id} ({profile.dimension} dimensions)"
     yield f"follow      {_yes(caps.change_follow, '')}"
     yield f"extraction  {_yes(caps.candidate_extraction, '')}"
+    if caps.candidate_adapters:
+        yield f"adapters    {', '.join(caps.candidate_adapters)}"
+    if caps.candidate_extractors:
+        yield f"extractors  {', '.join(caps.candidate_extractors)}"
     yield f"analyzer    {caps.analyzer}"
 
 
