@@ -37,6 +37,7 @@ from .context import run_context
 from .corpus import Corpus
 from .hooks import run_hooks
 from .report import Figure, figure
+from .throughput import run_throughput
 
 BATCH = 1000
 
@@ -148,6 +149,7 @@ async def run(
     searches: int,
     clients: bool = False,
     context_size: int = 0,
+    throughput_searches: int = 0,
 ) -> list[Figure]:
     figures: list[Figure] = []
     corpus = Corpus(random.Random(20261130))
@@ -159,8 +161,16 @@ async def run(
                     f"127.0.0.1:{served.port}", options=options
                 ) as ch:
                     stub = pb_grpc.MemoryServiceStub(ch)
+                    memory = None
                     for size in sizes:
-                        figures += await _size_scenario(stub, corpus, size, commits, searches)
+                        found, memory = await _size_scenario(
+                            stub, corpus, size, commits, searches
+                        )
+                        figures += found
+                    if throughput_searches and memory is not None:  # on the largest memory
+                        figures += await run_throughput(
+                            stub, memory, corpus.queries(50), sizes[-1], throughput_searches
+                        )
                     if context_size:
                         figures += await run_context(stub, corpus, context_size, searches)
                     if clients:  # agent hooks: a process per event, like the hosts run them
@@ -172,7 +182,7 @@ async def run(
 
 async def _size_scenario(
     stub: pb_grpc.MemoryServiceStub, corpus: Corpus, size: int, commits: int, searches: int
-) -> list[Figure]:
+) -> tuple[list[Figure], types.ArtifactRef]:
     started = time.perf_counter()
     memory = await _fill(stub, corpus, size)
     fill_s = time.perf_counter() - started
@@ -192,7 +202,7 @@ async def _size_scenario(
         5.0 if size == 10000 else None,
         f"mean hits {mean_hits:.1f}",
     )
-    return [commit, search]
+    return [commit, search], memory
 
 
 def print_side_by_side(results: dict[str, list[Figure]]) -> None:
@@ -263,6 +273,13 @@ def main() -> None:
         help="entries of the PrepareContext scenario's memory (bench/context.py; 0 skips it)",
     )
     parser.add_argument(
+        "--throughput-searches",
+        type=int,
+        default=600,
+        help="searches per concurrency level (1, 4, 16) of the FTS throughput scenario on the "
+        "largest size (bench/throughput.py; 0 skips it)",
+    )
+    parser.add_argument(
         "--no-secrets",
         dest="secrets",
         action="store_false",
@@ -284,7 +301,16 @@ def main() -> None:
         for backend in chosen:
             clients = args.clients and backend == chosen[0]
             results[backend] = asyncio.run(
-                run(backend, server, sizes, args.commits, args.searches, clients, args.context_size)
+                run(
+                    backend,
+                    server,
+                    sizes,
+                    args.commits,
+                    args.searches,
+                    clients,
+                    args.context_size,
+                    args.throughput_searches,
+                )
             )
             if backend == "sqlite" and args.history_revisions:
                 from .history import run_history
