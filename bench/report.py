@@ -16,6 +16,7 @@ class Figure:
     note: str = ""
     p99_ms: float = float("nan")
     target_quantile: str = "p50"  # or "p99"
+    rate: float | None = None  # operations per second, for throughput figures
 
     @property
     def measured_ms(self) -> float:

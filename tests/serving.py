@@ -58,7 +58,9 @@ class ServerProcess:
         server_command: str = SERVER_COMMAND,
         stderr: IO[bytes] | int | None = None,
     ) -> None:
-        command = [server_command, "serve", "--listen", "127.0.0.1:0"]
+        # Full text only unless a test asks for a model (a later --embedding in `args` wins):
+        # serve's default (auto) would load the multilingual model into every test server.
+        command = [server_command, "serve", "--listen", "127.0.0.1:0", "--embedding", "none"]
         self.proc = subprocess.Popen(
             [*command, "--database", str(database), *args],
             cwd=Path(database).parent if not str(database).startswith("oceanbase:") else "/",

@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from .app import DEFAULT_DATABASE, open_service
 from .arguments import boolean, positive_float, positive_int
 from .backends.oceanbase_wire import is_oceanbase_dsn
 from .embedding.factory import (
+    AUTO,
     DEFAULT_API_KEY_ENV,
     EMBEDDING_KINDS,
     EmbeddingConfig,
@@ -44,6 +46,7 @@ ENV_METRICS_LISTEN = "POWERCONTEXT_METRICS_LISTEN"
 ENV_LOG_FORMAT = "POWERCONTEXT_LOG_FORMAT"
 ENV_OTEL = "POWERCONTEXT_OTEL"
 ENV_ACCESS_LOG = "POWERCONTEXT_ACCESS_LOG"
+ENV_WORKERS = "POWERCONTEXT_WORKERS"
 
 
 @dataclass(frozen=True)
@@ -83,11 +86,13 @@ ENV_EMBEDDING_DIMENSION = "POWERCONTEXT_EMBEDDING_DIMENSION"
 def _embedding_arguments(parser: argparse.ArgumentParser, default: str = "none") -> None:
     parser.add_argument(
         "--embedding",
-        choices=EMBEDDING_KINDS,
+        choices=(AUTO, *EMBEDDING_KINDS),
         default=os.environ.get(ENV_EMBEDDING, default),
         help="embedding model: none (full text only), minilm (offline all-MiniLM-L6-v2, "
-        "English) or http (OpenAI-compatible endpoint; key from env "
-        f"{DEFAULT_API_KEY_ENV}) (env {ENV_EMBEDDING}, default {default})",
+        "English), multilingual (offline USE-multilingual v3, English, Chinese and 14 more), "
+        "http (OpenAI-compatible endpoint; key from env "
+        f"{DEFAULT_API_KEY_ENV}) or auto (a database's stored profile; multilingual for a new "
+        f"database) (env {ENV_EMBEDDING}, default {default})",
     )
     parser.add_argument(
         "--embedding-url",
@@ -107,10 +112,22 @@ def _embedding_arguments(parser: argparse.ArgumentParser, default: str = "none")
     )
 
 
-def _embedding_config(args: argparse.Namespace) -> EmbeddingConfig:
+async def _embedding_config(
+    args: argparse.Namespace, database_timeout: float | None = None
+) -> EmbeddingConfig:
     dimension = args.embedding_dimension
+    kind = args.embedding
+    if kind == AUTO:
+        from .embedding_choice import choose_for
+
+        choice = await choose_for(
+            args.database,
+            http_configured=bool(args.embedding_url and args.embedding_model and dimension),
+            timeout=database_timeout,
+        )
+        kind = choice.kind
     return EmbeddingConfig(
-        kind=args.embedding,
+        kind=kind,
         url=args.embedding_url,
         model=args.embedding_model,
         dimension=int(dimension) if dimension is not None else None,
@@ -119,7 +136,8 @@ def _embedding_config(args: argparse.Namespace) -> EmbeddingConfig:
 
 async def _open(args: argparse.Namespace, **options: Any) -> MemoryService:
     """The service over --database with the --embedding model (if any)."""
-    model = await open_embedding_model(_embedding_config(args))
+    config = await _embedding_config(args, options.get("database_timeout"))
+    model = await open_embedding_model(config)
     try:
         return await open_service(args.database, embedding=model, **options)
     except BaseException:
@@ -154,7 +172,18 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="idle time before a follow stream gets a ChangesProgress "
         f"(env {ENV_PROGRESS_INTERVAL}, default {DEFAULT_PROGRESS_INTERVAL:g})",
     )
-    _embedding_arguments(parser)
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=os.environ.get(ENV_WORKERS, "1"),
+        metavar="N",
+        help="server processes sharing the port (SO_REUSEPORT), each with its own connections, "
+        "caches and model; --metrics-listen PORT: worker i serves metrics on PORT+i "
+        f"(env {ENV_WORKERS}, default 1)",
+    )
+    # Set by the supervisor of --workers N on each worker it starts (workers.py), not by hand.
+    parser.add_argument("--worker-index", type=int, default=None, help=argparse.SUPPRESS)
+    _embedding_arguments(parser, default=AUTO)
     _extractor_arguments(parser)
     _observability_arguments(parser)
     _security_arguments(parser)
@@ -424,6 +453,12 @@ async def _serve_async(args: argparse.Namespace) -> int:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
+    worker = args.worker_index
+    if worker is not None:
+        # Ctrl-C reaches the whole process group: the supervisor alone decides, and sends
+        # SIGTERM to every worker (a worker ending first would look like a crash to it).
+        loop.add_signal_handler(signal.SIGINT, lambda: None)
+        _stop_when_supervisor_goes(loop, stop)
 
     tracer = _tracer(args)
     tls = ServerTls.from_options(args.tls_cert, args.tls_key, args.tls_client_ca)
@@ -441,12 +476,13 @@ async def _serve_async(args: argparse.Namespace) -> int:
         running = await start_server(
             service,
             args.listen,
-            metrics_listen=args.metrics_listen,
+            metrics_listen=_worker_metrics(args.metrics_listen, worker or 0),
             tracer=tracer,
             access_log=args.access_log,
             auth=auth,
             reflection_mode=args.reflection,
             tls=tls,
+            shared_port=worker is not None,
         )
     except BaseException:
         await service.close()
@@ -459,10 +495,11 @@ async def _serve_async(args: argparse.Namespace) -> int:
     )
     print(
         f"serving {SERVICE_NAME} on {_listen_host(args.listen)}:{running.port} "
-        f"({caps.backend}: {service.backend.adapter.location}; {vectors})",
+        f"({caps.backend}: {service.backend.capabilities().location}; {vectors})",
         flush=True,
     )
-    report_auth()
+    if not worker:  # with --workers N, worker 0 says it for all
+        report_auth()
     try:
         await stop.wait()
     finally:
@@ -482,8 +519,34 @@ def _operator_error(error: Exception) -> bool:
     return isinstance(error, MySQLError)
 
 
+def _worker_metrics(address: str | None, worker: int) -> str | None:
+    """Worker i of `--workers N` serves its metrics on PORT+i (port 0: each picks one)."""
+    if address is None or not worker:
+        return address
+    host, _, port = address.rpartition(":")
+    return address if port == "0" else f"{host}:{int(port) + worker}"
+
+
+def _stop_when_supervisor_goes(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """A worker's stdin is a pipe from its supervisor: end of file means the supervisor is gone
+    (even killed), and a worker must not serve on without it."""
+
+    def wait() -> None:
+        # The raw descriptor, not sys.stdin: a thread blocked in a buffered read would hold
+        # its lock while the interpreter exits.
+        while os.read(sys.stdin.fileno(), 4096):
+            pass
+        loop.call_soon_threadsafe(stop.set)
+
+    threading.Thread(target=wait, name="supervisor-watch", daemon=True).start()
+
+
 def serve(args: argparse.Namespace) -> int:
     try:
+        if args.workers > 1 and args.worker_index is None:
+            from .workers import supervise
+
+            return supervise(args.argv, args.workers, args.listen)
         return asyncio.run(_serve_async(args))
     except Exception as error:
         if not _operator_error(error):
@@ -543,6 +606,26 @@ def verify_command(args: argparse.Namespace) -> int:
     if not _existing_database(args.database):
         return 2
     return asyncio.run(_verify_async(args))
+
+
+async def _migrate_manifests_async(args: argparse.Namespace) -> int:
+    service = await open_service(args.database)
+    try:
+        migrated, failed = await service.backend.migrate_manifests(
+            progress=lambda done: print(f"{done} revisions stored as manifest pieces", flush=True)
+        )
+    finally:
+        await service.close()
+    for key in failed:
+        print(f"PROBLEM artifact_revisions[{key}]: content does not match its hash, left whole")
+    print(f"migrated {migrated} revisions to manifest pieces; {len(failed)} left whole")
+    return 1 if failed else 0
+
+
+def migrate_manifests_command(args: argparse.Namespace) -> int:
+    if not _existing_database(args.database):
+        return 2
+    return asyncio.run(_migrate_manifests_async(args))
 
 
 def _admin_arguments(parser: argparse.ArgumentParser) -> None:
@@ -694,6 +777,13 @@ COMMANDS: list[Command] = [
         admin_command,
     ),
     Command(
+        "migrate-manifests",
+        "offline: store revisions written before manifest pieces as pieces (resumable, "
+        "idempotent; each revision's hash is checked first)",
+        _database_argument,
+        migrate_manifests_command,
+    ),
+    Command(
         "tokens",
         "bearer tokens for clients: create (shown once), list, revoke",
         _tokens_arguments,
@@ -739,5 +829,8 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    configure_logging(getattr(args, "log_format", "text"))
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # serve --workers passes them on
+    configure_logging(
+        getattr(args, "log_format", "text"), worker=getattr(args, "worker_index", None)
+    )
     return args.run(args)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from .api import SearchMode
 from .backends.database import ReadSession
 from .backends.spi import HeadKindRow
 from .domain import analyzer, validation
@@ -28,7 +29,7 @@ from .domain import context_block as cb
 from .domain.canonical import nfc
 from .domain.errors import CapabilityNotSupportedError, InvalidArgumentError
 from .domain.models import ArtifactRef, Citation, EntryState
-from .memory import MemoryService, SearchMode, require_head
+from .memory import MemoryService, require_head
 
 MAX_MEMORIES = 32
 
@@ -127,10 +128,10 @@ async def _confirmed_rows(
     """Projection rows of these kinds that the head manifests confirm (active, same version,
     same hash); a projection row not backed by the manifest is never used (as in Search)."""
     rows = await session.tx.head_rows_of_kinds([h.artifact_id for h in heads], kinds)
-    by_memory = {h.artifact_id: (await session.revision(h)).content.by_entry_id for h in heads}
+    by_memory = {h.artifact_id: (await session.revision(h)).content for h in heads}
     out = []
     for row in rows:
-        entry = by_memory[row.memory_artifact_id].get(row.entry_id)
+        entry = by_memory[row.memory_artifact_id].entry(row.entry_id)
         if (
             entry is not None
             and entry.state is EntryState.ACTIVE
@@ -186,7 +187,7 @@ async def _offer_relevant(
         return  # nothing searchable in the prompt (punctuation only): no RELEVANT section
     limit = min(100, cb.RELEVANT_LIMIT + len(listed))
     try:
-        hits, _, _ = await service.search_heads(
+        hits, _ = await service.searcher.run(
             session, heads, query, limit, SearchMode.AUTO, query_vector, problem
         )
     except CapabilityNotSupportedError:

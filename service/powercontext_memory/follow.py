@@ -14,7 +14,7 @@ from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 
-from .backends.database import RevisionChanges
+from .api import RevisionChanges
 from .domain.errors import UnavailableError
 from .domain.models import ArtifactRef
 from .notifier import HeadWatcher, Watch

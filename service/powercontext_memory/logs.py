@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 LOG_FORMATS = ("text", "json")
-TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s%(request_tag)s: %(message)s"
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s%(worker_tag)s%(request_tag)s: %(message)s"
 # Structured fields a record may carry through `extra=` (the access line does).
 EXTRA_FIELDS = ("code", "duration_ms")
 
@@ -57,6 +57,22 @@ class RequestContextFilter(logging.Filter):
         return True
 
 
+class WorkerFilter(logging.Filter):
+    """Adds worker and worker_tag (" worker=I/pid=P", or "" outside `serve --workers N`): with
+    several processes on one port, each line says which one wrote it."""
+
+    def __init__(self, worker: int | None = None) -> None:
+        super().__init__()
+        self.worker = worker
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.worker = self.worker
+        record.worker_tag = (
+            "" if self.worker is None else f" worker={self.worker}/pid={record.process}"
+        )
+        return True
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, message, request_id and method (inside a
     request), the access line's code and duration_ms, and exception (the traceback) if any."""
@@ -68,6 +84,10 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        worker = getattr(record, "worker", None)
+        if worker is not None:
+            line["worker"] = worker
+            line["pid"] = record.process
         request_id = getattr(record, "request_id", "")
         if request_id:
             line["request_id"] = request_id
@@ -84,22 +104,28 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line)  # escapes newlines: a traceback stays on its line
 
 
-def log_handler(log_format: str, stream: TextIO | None = None) -> logging.Handler:
-    """A handler writing `log_format` ("text" or "json") lines, tagged with the request."""
+def log_handler(
+    log_format: str, stream: TextIO | None = None, worker: int | None = None
+) -> logging.Handler:
+    """A handler writing `log_format` ("text" or "json") lines, tagged with the request (and
+    with the `worker` index and pid, for a worker of `serve --workers N`)."""
     if log_format not in LOG_FORMATS:
         raise ValueError(f"unknown log format {log_format!r}; use one of {', '.join(LOG_FORMATS)}")
     handler = logging.StreamHandler(stream)  # None: stderr
     handler.addFilter(RequestContextFilter())
+    handler.addFilter(WorkerFilter(worker))
     handler.setFormatter(
         JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
     )
     return handler
 
 
-def configure_logging(log_format: str = "text", level: int = logging.INFO) -> None:
+def configure_logging(
+    log_format: str = "text", level: int = logging.INFO, worker: int | None = None
+) -> None:
     """Send every logger's records to stderr in `log_format` (replaces earlier handlers)."""
     root = logging.getLogger()
     for old in root.handlers[:]:
         root.removeHandler(old)
-    root.addHandler(log_handler(log_format))
+    root.addHandler(log_handler(log_format, worker=worker))
     root.setLevel(level)

@@ -11,29 +11,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import enum
 import functools
 import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Concatenate, ParamSpec
 
 import numpy as np
 import numpy.typing as npt
 
 from . import follow
-from .backends.codec import source_record_hash
-from .backends.database import (
-    DatabaseMemoryBackend,
-    ReadSession,
+from .api import (
+    Capabilities,
+    EntryInput,
+    ExpandedEntry,
+    Hit,
+    MemoryView,
+    RememberMode,
     RevisionChanges,
-    WriteAlreadyRecorded,
+    SearchMode,
+    SearchResult,
+    WriteResult,
 )
+from .backends.codec import source_record_hash
+from .backends.database import DatabaseMemoryBackend, ReadSession, WriteAlreadyRecorded
 from .candidates import ActiveEntry, Candidate, CandidatePipeline, ExtractionInput, Suggestion
 from .candidates import record as extraction_record
 from .domain import fusion, idempotency, lifecycle, validation
-from .domain.analyzer import ANALYZER_VERSION
 from .domain.canonical import nfc
 from .domain.errors import (
     CapabilityNotSupportedError,
@@ -48,11 +52,9 @@ from .domain.lifecycle import EntryRef, EntryResult, OrganizeStep
 from .domain.models import (
     ArtifactRef,
     Citation,
-    EmbeddingProfile,
     EntryContent,
     EntryState,
     EntryVersion,
-    Hit,
     Lineage,
     MemoryChange,
     Revision,
@@ -63,6 +65,7 @@ from .embedding.base import EmbeddingModel, EmbeddingUnavailableError
 from .follow import Progress
 from .notifier import HeadWatcher
 from .observer import NO_OBSERVER, ServiceObserver
+from .search.searcher import Searcher
 from .security.caller import current_caller
 from .security.secrets import content_text, find_secret
 from .streams import StreamLimits
@@ -81,87 +84,6 @@ DEFAULT_PROGRESS_INTERVAL = 15.0
 # user-note adapter looks at this many full-text hits.
 CANDIDATE_WINDOW = 1000
 CANDIDATE_SEARCH_LIMIT = 10
-
-
-class RememberMode(enum.Enum):
-    AUTO = "auto"
-    APPEND = "append"
-    EXTRACT = "extract"
-
-
-class SearchMode(enum.Enum):
-    AUTO = "auto"
-    FTS = "fts"
-    VECTOR = "vector"
-    HYBRID = "hybrid"
-
-
-@dataclass(frozen=True, slots=True)
-class EntryInput:
-    """A Remember input as received: unvalidated."""
-
-    target: EntryRef | None
-    kind: str
-    text: str
-    sources: Sequence[SourceRef] = ()
-    artifacts: Sequence[ArtifactRef] = ()
-    reason: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class WriteResult:
-    memory: ArtifactRef | None
-    changed: bool
-    content_hash: str
-    changes: tuple[MemoryChange, ...] = ()
-    results: tuple[EntryResult, ...] = ()
-    # EXTRACT: the candidates written (in `results` order) and what is left to the caller.
-    candidates: tuple[EntryInput, ...] = ()
-    suggestions: tuple[Suggestion, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryView:
-    revision: Revision
-    head_revision: int
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    hits: list[Hit]
-    mode: SearchMode
-    fallback_reason: str = ""
-    # Where the time went, for the server-timing trailer: query embedding, then the rest.
-    embed_ms: float = 0.0
-    search_ms: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class ExpandedEntry:
-    citation: Citation
-    version: EntryVersion
-    state: EntryState
-
-
-@dataclass(frozen=True, slots=True)
-class Capabilities:
-    backend: str
-    fts: bool = True
-    vector: bool = False
-    hybrid: bool = False
-    candidate_extraction: bool = False
-    change_follow: bool = True
-    analyzer: str = ANALYZER_VERSION
-    # The database's fixed profile (set even when this server's model cannot use it).
-    embedding_profile: EmbeddingProfile | None = field(default=None)
-    # Why vector/hybrid are off, when they are.
-    vector_unavailable_reason: str = ""
-    # Why fts/hybrid are off, when they are (a failed start-up probe).
-    fts_unavailable_reason: str = ""
-    engine_version: str = ""
-    # The candidate pipeline's deterministic adapters and configured model extractors.
-    candidate_adapters: tuple[str, ...] = ()
-    candidate_extractors: tuple[str, ...] = ()
 
 
 def _write_result(
@@ -208,6 +130,7 @@ class MemoryService:
         pipeline: CandidatePipeline | None = None,
     ) -> None:
         self.backend = backend
+        self.searcher = Searcher(backend)
         self.embedding = embedding
         # Remember EXTRACT (candidates/): deterministic adapters, plus any model extractor.
         self.pipeline = pipeline or CandidatePipeline()
@@ -235,23 +158,21 @@ class MemoryService:
                 f"from the database's {self.backend.profile.profile_id!r}: run the offline "
                 "migrate-embedding command"
             )
-        return self.backend.adapter.vector_problem
-
-    def _fts_problem(self) -> str:
-        return self.backend.adapter.fts_problem
+        return self.backend.capabilities().vector_problem
 
     def capabilities(self) -> Capabilities:
+        backend = self.backend.capabilities()
         problem = self._vector_problem()
-        fts_problem = self._fts_problem()
+        fts_problem = backend.fts_problem
         return Capabilities(
-            backend=self.backend.name,
+            backend=backend.name,
             fts=not fts_problem,
             vector=not problem,
             hybrid=not problem and not fts_problem,
             embedding_profile=self.backend.profile,
             vector_unavailable_reason=problem,
             fts_unavailable_reason=fts_problem,
-            engine_version=self.backend.adapter.engine_version,
+            engine_version=backend.engine_version,
             candidate_extraction=True,
             candidate_adapters=tuple(self.pipeline.adapter_names),
             candidate_extractors=tuple(self.pipeline.extractor_names),
@@ -505,7 +426,7 @@ class MemoryService:
             wanted = [
                 r.entry_version_id
                 for r in refs
-                if (e := base.content.by_entry_id.get(r.entry_id)) is not None
+                if (e := base.content.entry(r.entry_id)) is not None
                 and e.entry_version_id == r.entry_version_id
                 and e.state is EntryState.INACTIVE
             ]
@@ -733,62 +654,16 @@ class MemoryService:
             heads = await session.heads([r.artifact_id for r in refs])
             for i, ref in enumerate(memories):
                 require_head(f"memories[{i}]", ref, heads.get(ref.artifact_id))
-            hits, run_mode, problem = await self.search_heads(
+            hits, plan = await self.searcher.run(
                 session, refs, query, limit, mode, query_vector, problem
             )
         return SearchResult(
             hits,
-            run_mode,
-            problem if mode is SearchMode.AUTO else "",
+            plan.mode,
+            plan.fallback_reason if mode is SearchMode.AUTO else "",
             embed_ms=(embedded - started) * 1000,
             search_ms=(time.perf_counter() - embedded) * 1000,
         )
-
-    async def search_heads(
-        self,
-        session: ReadSession,
-        refs: Sequence[ArtifactRef],
-        query: str,
-        limit: int,
-        mode: SearchMode,
-        query_vector: npt.NDArray[np.float32] | None,
-        problem: str,
-    ) -> tuple[list[Hit], SearchMode, str]:
-        """Search checked heads inside a read session (Search and PrepareContext): the hits,
-        the mode that ran and why vectors were not used, given the query's vector (if any)."""
-        if query_vector is not None:
-            problem = await self._incomplete(session, refs)
-        if problem:
-            if mode in (SearchMode.VECTOR, SearchMode.HYBRID):
-                raise CapabilityNotSupportedError(
-                    mode.value,
-                    f"{mode.value} search is not available: {problem} "
-                    "(mode FTS or AUTO still work)",
-                )
-            query_vector = None
-        run_mode = (
-            SearchMode.FTS
-            if query_vector is None
-            else SearchMode.VECTOR
-            if mode is SearchMode.VECTOR
-            else SearchMode.HYBRID
-        )
-        fts_problem = self._fts_problem()
-        if fts_problem and run_mode is not SearchMode.VECTOR:
-            if mode is not SearchMode.AUTO or query_vector is None:
-                raise CapabilityNotSupportedError(
-                    "fts", f"full-text search is not available: {fts_problem}"
-                )
-            run_mode, problem = SearchMode.VECTOR, fts_problem
-        hits = await self.backend.search(
-            session,
-            refs,
-            query,
-            limit,
-            fts=run_mode is not SearchMode.VECTOR,
-            query_vector=query_vector,
-        )
-        return hits, run_mode, problem
 
     async def _query_vector(
         self, query: str, mode: SearchMode
@@ -803,15 +678,6 @@ class MemoryService:
         if vector is None:
             return None, "the embedding model is unavailable"
         return vector, ""
-
-    async def _incomplete(self, session: ReadSession, refs: Sequence[ArtifactRef]) -> str:
-        for ref in refs:
-            if not (await self.backend.memory_vectors(session, ref)).complete:
-                return (
-                    f"the vector projection of memory {ref.artifact_id} is incomplete: "
-                    "run the offline rebuild-vectors command"
-                )
-        return ""
 
     async def expand(self, citations: Sequence[Citation]) -> list[ExpandedEntry]:
         if not citations:
@@ -839,7 +705,7 @@ class MemoryService:
 
 async def _expand_one(session: ReadSession, field_name: str, citation: Citation) -> ExpandedEntry:
     revision = await session.revision(citation.memory_ref)
-    entry = revision.content.by_entry_id.get(citation.entry_id)
+    entry = revision.content.entry(citation.entry_id)
     if entry is None or entry.entry_version_id != citation.entry_version_id:
         found = "absent" if entry is None else f"at version {entry.entry_version_id}"
         raise NotFoundError(
@@ -1050,7 +916,7 @@ async def _revise_targets(
     for spec in specs:
         if spec.target is None:
             continue
-        entry = base.content.by_entry_id.get(spec.target.entry_id)
+        entry = base.content.entry(spec.target.entry_id)
         if entry is not None and entry.entry_version_id == spec.target.entry_version_id:
             wanted.append(entry.entry_version_id)
     return await session.versions(wanted)

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .backends.database import RevisionChanges
+    from .api import RevisionChanges
 
 logger = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from .backends.database import (
     RevisionCache,
     expected_projection,
 )
+from .backends.revision_cache import read_revision
 from .backends.spi import ReadTransaction, RevisionRow
-from .backends.vector_index import valid_vector
 from .domain.canonical import sha256_hex
 from .domain.errors import DataLossError
 from .domain.models import (
@@ -32,6 +32,7 @@ from .domain.models import (
     Revision,
 )
 from .domain.replay import change_consistent
+from .search.vector_index import valid_vector
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,7 @@ class Report:
 
 async def verify(backend: DatabaseMemoryBackend) -> Report:
     report = Report()
-    async with backend.adapter.read() as tx:
+    async with backend.audit_read() as tx:
         # No cache: every revision is parsed and checked from its stored bytes.
         session = ReadSession(tx, RevisionCache(max_rows=1))
         stored = await tx.embedding_profile_json()
@@ -88,6 +89,8 @@ async def _verify_memory(
     head = (await tx.head_revisions([artifact_id]))[artifact_id]
     previous: Revision | None = None
     latest: Revision | None = None
+    # Its own: each piece is checked against its key once, then shared by later revisions.
+    pieces = RevisionCache(max_rows=1)
     for number in range(1, head + 1):
         where = f"artifact_revisions[{artifact_id}@{number}]"
         row = await tx.revision_row(artifact_id, number)
@@ -97,9 +100,14 @@ async def _verify_memory(
             continue
         report.revisions += 1
         try:
-            revision = codec.revision_from_row(row)
+            revision = await read_revision(tx, row, pieces)
         except DataLossError as exc:
-            report.problems.append(Problem(where, exc.message))
+            # The row at fault is named (a broken manifest piece rather than the revision).
+            bad = exc.metadata.get("row", where)
+            detail = exc.message.removeprefix(f"{bad}: ")
+            if bad != where:
+                detail = f"{detail} (in {where})"
+            report.problems.append(Problem(bad, detail))
             previous = None
             continue
         for detail in _manifest_problems(revision, previous, versions):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from powercontext_memory.api import EntryInput, WriteResult
 from powercontext_memory.app import open_service
 from powercontext_memory.domain.lifecycle import EntryRef
 from powercontext_memory.domain.models import ArtifactRef, Citation, EntryVersion, SourceRef
-from powercontext_memory.memory import EntryInput, MemoryService, WriteResult
+from powercontext_memory.memory import MemoryService
 
 
 async def put_source(service: MemoryService, name: str, text: str | None = None) -> SourceRef:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from powercontext_memory.backends.database import RevisionChanges
+from powercontext_memory.api import RevisionChanges
 from powercontext_memory.domain.errors import DataLossError, InvalidArgumentError, NotFoundError
 from powercontext_memory.domain.models import ArtifactRef, ChangeOp, Citation, EntryState
 from powercontext_memory.memory import MemoryService
@@ -135,12 +135,12 @@ async def test_tampered_revision_content_is_caught(harness: Harness) -> None:
     # A fresh service so that no verified revision is cached in memory.
     await service.close()
     service = await harness.open()
-    harness.tamper.execute(
-        "UPDATE artifact_revisions SET content = replace(content, 'inactive', 'active') "
-        "WHERE revision = 3"
-    )
-    with pytest.raises(DataLossError):
+    # The manifest is stored in pieces shared between revisions: revision 3's holds the one
+    # inactive entry.
+    harness.tamper.execute("UPDATE manifest_pieces SET body = replace(body, 'inactive', 'active')")
+    with pytest.raises(DataLossError) as lost:
         await service.get_memory(ref(ex.r3))
+    assert lost.value.metadata["row"].startswith("manifest_pieces[")
     # History reads only the changes columns, each verified against its own hash (the
     # verifier checks that they are the content's changes: see test_history.py).
     assert len(await _history(service, ref(ex.r3), 0)) == 3

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from powercontext_memory.api import SearchMode
 from powercontext_memory.app import open_service
 from powercontext_memory.domain.models import ArtifactRef
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
-from powercontext_memory.memory import MemoryService, SearchMode
+from powercontext_memory.memory import MemoryService
 
 from ..oceanbase_server import fresh_database
 from .flaky_model import FlakyModel

@@ -15,11 +15,12 @@ import pytest
 
 from powercontext_memory.admin.export import export
 from powercontext_memory.admin.importer import ImportRefusedError, import_file
+from powercontext_memory.api import SearchMode
 from powercontext_memory.app import open_service
 from powercontext_memory.domain.errors import NotFoundError
 from powercontext_memory.domain.models import ArtifactRef
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
-from powercontext_memory.memory import MemoryService, SearchMode
+from powercontext_memory.memory import MemoryService
 from powercontext_memory.verifier import verify
 
 from .conftest import Harness

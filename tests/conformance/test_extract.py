@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from powercontext_memory.api import RememberMode, WriteResult
 from powercontext_memory.candidates import SuggestionKind
 from powercontext_memory.candidates.sources import (
     GIT_CHANGE_KIND,
@@ -29,7 +30,7 @@ from powercontext_memory.domain.errors import (
 from powercontext_memory.domain.idempotency import IdempotencyKey
 from powercontext_memory.domain.lifecycle import EntryOutcome, EntryRef
 from powercontext_memory.domain.models import ArtifactRef, Citation, EntryState, SourceRef
-from powercontext_memory.memory import MemoryService, RememberMode, WriteResult
+from powercontext_memory.memory import MemoryService
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "candidates" / "worked_example"
 EXTRACT = RememberMode.EXTRACT

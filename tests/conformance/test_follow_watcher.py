@@ -16,7 +16,7 @@ from contextlib import aclosing
 import pytest
 
 from powercontext_memory import notifier
-from powercontext_memory.backends.database import RevisionChanges
+from powercontext_memory.api import RevisionChanges
 from powercontext_memory.domain.errors import DataLossError
 from powercontext_memory.follow import Progress
 from powercontext_memory.memory import MemoryService

@@ -8,8 +8,8 @@ from contextlib import aclosing
 
 import pytest
 
+from powercontext_memory.api import RevisionChanges
 from powercontext_memory.backends.codec import changes_json
-from powercontext_memory.backends.database import RevisionChanges
 from powercontext_memory.domain.canonical import sha256_hex
 from powercontext_memory.domain.errors import DataLossError
 from powercontext_memory.domain.models import ArtifactRef
@@ -19,6 +19,7 @@ from powercontext_memory.verifier import verify
 
 from .conftest import Harness
 from .helpers import WorkedExample, add, ref
+from .whole_revisions import store_revisions_whole
 
 
 class Pages(ServiceObserver):
@@ -70,6 +71,7 @@ async def test_a_database_created_before_the_changes_columns_gets_them_on_open(
     ex = await WorkedExample().run(service)
     head = await _grow(service, 3)  # and a second memory
     before = [await _history(service, ref(ex.r3)), await _history(service, head)]
+    assert await store_revisions_whole(service, harness.tamper) == 6  # the layout of then
     await service.close()
     # The schema shape before: artifact_revisions without the two columns.
     for column in ("changes_hash", "changes"):
@@ -93,6 +95,7 @@ async def test_a_revision_stored_without_changes_is_read_from_its_content(
     assert service is not None
     ex = await WorkedExample().run(service)
     before = await _history(service, ref(ex.r3))
+    assert await store_revisions_whole(service, harness.tamper, revision=2) == 1
     harness.tamper.execute(
         "UPDATE artifact_revisions SET changes = NULL, changes_hash = NULL WHERE revision = 2"
     )
@@ -135,9 +138,17 @@ async def test_forged_changes_with_their_own_hash_are_found_by_the_verifier(
         (forged, sha256_hex(forged.encode())),
     )
     where = f"artifact_revisions[{ref(ex.r3).artifact_id}@3]"
+    # Stored as pieces, the changes column is part of what content_hash covers.
+    assert await _problems(service) == [
+        f"{where}: manifest pieces and changes do not match content_hash"
+    ]
+    # Held whole (before pieces), the content carries its own copy of the changes.
+    assert await store_revisions_whole(service, harness.tamper, revision=3) == 1
     assert await _problems(service) == [
         f"{where}: stored changes differ from the changes inside the hashed content"
     ]
+    # and the migration leaves such a row whole rather than trust either copy
+    assert await service.backend.migrate_manifests() == (0, [f"{ref(ex.r3).artifact_id}@3"])
 
 
 async def test_the_backfill_leaves_a_revision_whose_content_fails_its_hash(

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from powercontext_memory.api import WriteResult
 from powercontext_memory.backends.spi import WriteRequestRow
 from powercontext_memory.domain import idempotency
 from powercontext_memory.domain.errors import (
@@ -21,7 +22,7 @@ from powercontext_memory.domain.errors import (
 )
 from powercontext_memory.domain.idempotency import IdempotencyKey
 from powercontext_memory.domain.models import ArtifactRef
-from powercontext_memory.memory import MemoryService, WriteResult
+from powercontext_memory.memory import MemoryService
 from powercontext_memory.security.caller import Caller, acting_as
 
 from .conftest import Harness

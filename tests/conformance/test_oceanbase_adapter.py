@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from powercontext_memory.api import SearchMode
 from powercontext_memory.app import open_service
 from powercontext_memory.domain.errors import CapabilityNotSupportedError
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
-from powercontext_memory.memory import SearchMode
 
 from ..oceanbase_server import fresh_database
 from .flaky_model import FlakyModel

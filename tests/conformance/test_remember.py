@@ -6,6 +6,7 @@ import hashlib
 
 import pytest
 
+from powercontext_memory.api import EntryInput, RememberMode
 from powercontext_memory.domain.canonical import canonical_json
 from powercontext_memory.domain.errors import (
     CapabilityNotSupportedError,
@@ -16,7 +17,7 @@ from powercontext_memory.domain.errors import (
 )
 from powercontext_memory.domain.lifecycle import EntryOutcome, EntryRef
 from powercontext_memory.domain.models import ArtifactRef, ChangeOp, EntryState, SourceRef
-from powercontext_memory.memory import EntryInput, MemoryService, RememberMode
+from powercontext_memory.memory import MemoryService
 
 from .helpers import add, create, entry_ref, put_source, ref, revise
 from .helpers import expand_version as _expand

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 import sqlean
 
+from powercontext_memory.api import SearchMode
 from powercontext_memory.domain.errors import (
     CapabilityNotSupportedError,
     FailedPreconditionError,
@@ -15,7 +16,7 @@ from powercontext_memory.domain.errors import (
     RevisionConflictError,
 )
 from powercontext_memory.domain.models import ArtifactRef
-from powercontext_memory.memory import MemoryService, SearchMode
+from powercontext_memory.memory import MemoryService
 
 from .conftest import Harness
 from .helpers import WorkedExample, add, create, ref
@@ -228,8 +229,9 @@ async def test_next_revision_already_inserted_is_aborted_and_nothing_written(
     memory = ref(r1)
     harness.tamper.execute(
         "INSERT INTO artifact_revisions (artifact_id, revision, family, content, content_hash, "
-        "lineage, committed_at_ms) SELECT artifact_id, 2, family, content, content_hash, "
-        "lineage, committed_at_ms FROM artifact_revisions WHERE artifact_id = ?",
+        "lineage, committed_at_ms, changes, changes_hash, manifest_root) "
+        "SELECT artifact_id, 2, family, content, content_hash, lineage, committed_at_ms, "
+        "changes, changes_hash, manifest_root FROM artifact_revisions WHERE artifact_id = ?",
         (memory.artifact_id,),
     )
     counts_before = _counts(harness)
@@ -252,8 +254,9 @@ async def test_head_moved_after_the_check_reports_the_winning_head(harness: Harn
     memory = ref(r1)
     other_process_commits = [
         "INSERT INTO artifact_revisions (artifact_id, revision, family, content, content_hash, "
-        "lineage, committed_at_ms) SELECT artifact_id, 2, family, content, content_hash, "
-        "lineage, committed_at_ms FROM artifact_revisions WHERE artifact_id = ?",
+        "lineage, committed_at_ms, changes, changes_hash, manifest_root) "
+        "SELECT artifact_id, 2, family, content, content_hash, lineage, committed_at_ms, "
+        "changes, changes_hash, manifest_root FROM artifact_revisions WHERE artifact_id = ?",
         "UPDATE artifact_heads SET revision = 2 WHERE artifact_id = ?",
     ]
     if harness.backend == "sqlite":

@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from powercontext_memory.api import SearchMode
 from powercontext_memory.app import open_service
 from powercontext_memory.domain.errors import InvalidArgumentError
 from powercontext_memory.domain.models import ArtifactRef, EmbeddingProfile
 from powercontext_memory.embedding.base import EmbeddingResult
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
-from powercontext_memory.memory import MemoryService, SearchMode
+from powercontext_memory.memory import MemoryService
 
 from .helpers import add, entry_ref, ref, revise
 from .tamper import tamper_for

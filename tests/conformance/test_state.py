@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from powercontext_memory.api import SearchMode
 from powercontext_memory.domain.errors import FailedPreconditionError, InvalidArgumentError
 from powercontext_memory.domain.lifecycle import EntryRef, OrganizeStep
 from powercontext_memory.domain.models import ArtifactRef, ChangeOp, EntryState
-from powercontext_memory.memory import MemoryService, SearchMode
+from powercontext_memory.memory import MemoryService
 
 from .helpers import create, entry_ref, ref, revise
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from powercontext_memory.memory import MemoryService, SearchMode
+from powercontext_memory.api import SearchMode
+from powercontext_memory.memory import MemoryService
 
 from .helpers import create, ref
 

@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from powercontext_memory import admin
+from powercontext_memory.api import SearchMode
 from powercontext_memory.app import open_service
 from powercontext_memory.domain.errors import CapabilityNotSupportedError
 from powercontext_memory.domain.lifecycle import EntryRef
 from powercontext_memory.domain.models import ArtifactRef
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
-from powercontext_memory.memory import MemoryService, SearchMode
+from powercontext_memory.memory import MemoryService
 
 from .flaky_model import FlakyModel
 from .helpers import add, entry_ref, ref

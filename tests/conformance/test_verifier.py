@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from powercontext_memory.memory import MemoryService
@@ -43,9 +45,20 @@ TAMPERING: list[tuple[str, str | dict[str, str], str]] = [
         "artifact_revisions[",
     ),
     (
-        "revision content",
-        "UPDATE artifact_revisions SET content = replace(content, "
-        "'\"inactive\"', '\"active\"') WHERE revision = 3",
+        "manifest piece",
+        "UPDATE manifest_pieces SET body = replace(body, '\"inactive\"', '\"active\"')",
+        "manifest_pieces[",
+    ),
+    ("missing manifest piece", "DELETE FROM manifest_pieces", "manifest_pieces["),
+    (
+        "revision content hash",
+        f"UPDATE artifact_revisions SET content_hash = '{'0' * 64}' WHERE revision = 3",
+        "artifact_revisions[",
+    ),
+    (
+        "revision changes",
+        "UPDATE artifact_revisions SET changes = replace(changes, 'deactivate', 'reactivate'), "
+        "changes_hash = '{changes_hash}' WHERE revision = 3",
         "artifact_revisions[",
     ),
     (
@@ -119,6 +132,12 @@ async def test_tampering_is_reported_precisely(
         stored = version_from_row(row).content
         forged = EntryContent("fact", stored.text, stored.source_refs, stored.artifact_refs)
         sql = sql.format(hash=forged.content_hash())
+    if "{changes_hash}" in sql:
+        # Changes that match their own hash: only the revision's content hash can catch them.
+        changes = harness.tamper.scalar("SELECT changes FROM artifact_revisions WHERE revision = 3")
+        forged_changes = changes.replace("deactivate", "reactivate").encode()
+        assert forged_changes != changes.encode()
+        sql = sql.format(changes_hash=hashlib.sha256(forged_changes).hexdigest())
     harness.tamper.execute(sql)
     problems = await _problems(service)
     assert problems and any(p.startswith(expected_row) for p in problems), problems

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from powercontext_memory.admin.export import export
+from powercontext_memory.api import EntryInput, SearchMode
 from powercontext_memory.app import open_service
 from powercontext_memory.domain.models import ArtifactRef, Citation, EntryState
-from powercontext_memory.memory import EntryInput, MemoryService, SearchMode
+from powercontext_memory.memory import MemoryService
 
 from .helpers import WorkedExample, add, put_source, ref, revise
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import sqlean
 
+from powercontext_memory.app import open_service
 from tests.conformance.helpers import write_worked_example
+from tests.conformance.tamper import SQLiteTamper
+from tests.conformance.whole_revisions import store_revisions_whole
 
 from ..serving import run_admin
 
@@ -56,3 +60,23 @@ def test_admin_commands_refuse_a_missing_database(tmp_path: Path) -> None:
         result = run_admin(command, "--database", str(missing))
         assert result.returncode == 2 and "no database" in result.stderr
     assert not missing.exists()
+
+
+async def _store_whole(database: Path) -> None:
+    service = await open_service(str(database))
+    try:
+        assert await store_revisions_whole(service, SQLiteTamper(database)) == 3
+    finally:
+        await service.close()
+
+
+def test_migrate_manifests_stores_old_revisions_as_pieces_once(tmp_path: Path) -> None:
+    database = tmp_path / "memory.sqlite3"
+    write_worked_example(database)
+    asyncio.run(_store_whole(database))  # the layout of a database from before pieces
+    result = run_admin("migrate-manifests", "--database", str(database))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "migrated 3 revisions to manifest pieces; 0 left whole" in result.stdout
+    again = run_admin("migrate-manifests", "--database", str(database))
+    assert "migrated 0 revisions to manifest pieces; 0 left whole" in again.stdout
+    assert run_admin("verify", "--database", str(database)).returncode == 0

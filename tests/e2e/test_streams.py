@@ -19,8 +19,9 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_client.errors import error_info
+from powercontext_memory.api import EntryInput
 from powercontext_memory.domain.lifecycle import EntryRef
-from powercontext_memory.memory import EntryInput, MemoryService
+from powercontext_memory.memory import MemoryService
 from powercontext_memory.observer import ServiceObserver
 from powercontext_memory.security.tokens import Scope, issue
 from powercontext_memory.streams import StreamLimits

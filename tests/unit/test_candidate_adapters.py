@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from powercontext_memory.api import Hit
 from powercontext_memory.candidates import (
     agent_rules,
     build_targets,
@@ -25,7 +26,7 @@ from powercontext_memory.candidates.port import (
 )
 from powercontext_memory.candidates.sources import file_format
 from powercontext_memory.domain.lifecycle import EntryRef
-from powercontext_memory.domain.models import ArtifactRef, Hit, Source, SourceRef
+from powercontext_memory.domain.models import ArtifactRef, Source, SourceRef
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "candidates"
 

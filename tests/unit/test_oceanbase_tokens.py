@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from powercontext_memory.backends.oceanbase_probe import MIN_VERSION, parse_version
-from powercontext_memory.backends.oceanbase_tokens import MAX_TOKEN_BYTES, encode_text, encode_token
+from powercontext_memory.backends.oceanbase_tokens import (
+    MAX_TOKEN_BYTES,
+    boolean_query,
+    encode_row,
+    encode_text,
+    encode_token,
+    memory_token,
+)
 from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn, vector_bytes, vector_literal
 from powercontext_memory.domain.analyzer import searchable_text
 
@@ -79,3 +86,22 @@ def test_manifest_pieces_cut_between_characters() -> None:
     for piece in pieces:
         piece.decode("utf-8")  # every piece is whole characters
     assert split_utf8(b"short", 7) == [b"short"]
+
+
+def test_each_row_is_indexed_under_its_memory_token_first() -> None:
+    token = memory_token("mem_art_1")
+    assert token.startswith("m_") and len(token) == 42 and token != memory_token("mem_art_2")
+    assert encode_row("mem_art_1", searchable_text("Go 中")) == f"{token} w_go u_4e2d"
+    assert encode_row("mem_art_1", "") == token
+
+
+def test_the_boolean_query_requires_a_memory_and_pushes_down_k_of_n_terms() -> None:
+    a, b = memory_token("a"), memory_token("b")
+    assert boolean_query(["a", "b"], ["go", "ui"], 1) == (f"+({a} {b}) +(w_go w_ui)", True)
+    query, exact = boolean_query(["a"], ["go", "ui", "db"], 2)
+    assert exact
+    assert query == f"+({a}) +((+w_go +w_ui) (+w_go +w_db) (+w_ui +w_db))"
+    # Too many combinations to spell: any term matches and the caller filters.
+    many = [f"t{i}" for i in range(20)]
+    query, exact = boolean_query(["a"], many, 5)
+    assert not exact and query == f"+({a}) +(" + " ".join(f"w_{t}" for t in many) + ")"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from powercontext_memory.backends.spi import VectorRow
-from powercontext_memory.backends.vector_index import MemoryVectors, merge_nearest
 from powercontext_memory.domain.models import EmbeddingProfile
+from powercontext_memory.search.vector_index import MemoryVectors, merge_nearest
 
 PROFILE = EmbeddingProfile("test-profile", "test-model", 3)
 

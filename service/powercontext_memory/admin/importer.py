@@ -330,7 +330,10 @@ class _Writer:
         async with self.backend.adapter.write() as tx:
             await self._write_sources(tx)
             try:
+                stored: frozenset[str] = frozenset()  # pieces the batch's last revision wrote
                 for unit in batch:
+                    await tx.insert_manifest_pieces(codec.piece_rows(unit.content, stored))
+                    stored = codec.stored_piece_keys(unit.content)
                     await tx.insert_revision(
                         codec.revision_to_row(
                             artifact_id,
@@ -389,7 +392,7 @@ async def _project(tx: WriteTransaction, batch: list[Unit]) -> None:
     the batch changed, with text read back from the transaction (the shared rule builds rows)."""
     last = batch[-1]
     changed = sorted({c.entry_id for unit in batch for c in unit.content.changes})
-    entries = [last.content.by_entry_id[e] for e in changed]
+    entries = [e for e in map(last.content.entry, changed) if e is not None]
     inactive = [e.entry_id for e in entries if e.state is not EntryState.ACTIVE]
     active = tuple(e for e in entries if e.state is EntryState.ACTIVE)
     if inactive:

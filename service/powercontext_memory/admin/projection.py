@@ -12,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..backends.database import DatabaseMemoryBackend, ReadSession
-from ..backends.vector_index import valid_vector
 from ..domain.errors import FailedPreconditionError
 from ..domain.models import ArtifactRef, EntryState
 from ..memory import MemoryService, embed_checked
+from ..search.searcher import memory_vectors
+from ..search.vector_index import valid_vector
 
 EMBED_BATCH = 256
 
@@ -159,6 +160,6 @@ async def _check_complete(
     async with backend.read() as session:
         for artifact_id in ids:
             head = ArtifactRef(artifact_id, await session.head(artifact_id))
-            if not (await backend.memory_vectors(session, head)).complete:
+            if not (await memory_vectors(backend, session, head)).complete:
                 incomplete.append(artifact_id)
     report.without_vector = incomplete

@@ -7,9 +7,10 @@ canonical encoding of what they say, raises DataLossError naming the row.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..domain import manifest_pieces
 from ..domain.canonical import SOURCE_CONTENT_PREFIX, canonical_json, prefixed_sha256, sha256_hex
 from ..domain.errors import DataLossError
 from ..domain.models import (
@@ -30,7 +31,14 @@ from ..domain.models import (
     source_refs_json,
 )
 from ..security.tokens import AccessToken, Scope
-from .spi import AccessTokenRow, ChangesRow, EntryVersionRow, RevisionRow, SourceRow
+from .spi import (
+    AccessTokenRow,
+    ChangesRow,
+    EntryVersionRow,
+    ManifestPieceRow,
+    RevisionRow,
+    SourceRow,
+)
 
 _CHANGES_PREFIX = '{"changes":'
 
@@ -51,17 +59,136 @@ def changes_json(changes: Sequence[MemoryChange]) -> str:
 def revision_to_row(
     artifact_id: str, revision: int, content: MemoryContent, lineage: Lineage, committed_at_ms: int
 ) -> RevisionRow:
+    """The row of a revision whose manifest is stored as pieces (piece_rows): content is ''."""
     changes = changes_json(content.changes)
     return RevisionRow(
         artifact_id=artifact_id,
         revision=revision,
         family=MEMORY_FAMILY,
-        content=content.canonical_bytes.decode("utf-8"),
+        content="",
         content_hash=content.content_hash,
         lineage=canonical_json(lineage.to_json()).decode("utf-8"),
         committed_at_ms=committed_at_ms,
         changes=changes,
         changes_hash=sha256_hex(changes.encode("utf-8")),
+        manifest_root=content.manifest.root,
+    )
+
+
+def piece_rows(
+    content: MemoryContent, stored: frozenset[str] = frozenset()
+) -> list[ManifestPieceRow]:
+    """The leaf and index pieces of `content` whose keys are not in `stored` (those of a base
+    revision already stored as pieces): a commit writes only the pieces it changed."""
+    rows = [
+        ManifestPieceRow(leaf.key, leaf.body.decode("utf-8"))
+        for leaf in content.manifest.leaves
+        if leaf.key not in stored
+    ]
+    rows += [
+        ManifestPieceRow(piece.key, piece.body.decode("utf-8"))
+        for piece in content.manifest.index
+        if piece.key not in stored
+    ]
+    return rows
+
+
+def pieces_of_whole_row(row: RevisionRow) -> tuple[list[ManifestPieceRow], str]:
+    """(pieces, root) storing a revision held whole (the migration): its content verified
+    against content_hash first, and the pieces checked to give back exactly those bytes."""
+    content = revision_from_row(row).content
+    cut = MemoryContent(changes=content.changes, manifest=content.manifest)  # hashed from pieces
+    if row.changes is None or row.changes != changes_json(content.changes):
+        raise _loss(_revision_name(row), "stored changes differ from those inside the content")
+    if cut.content_hash != row.content_hash:
+        raise _loss(_revision_name(row), "content does not re-assemble from pieces")
+    return piece_rows(cut), cut.manifest.root
+
+
+def stored_piece_keys(content: MemoryContent) -> frozenset[str]:
+    manifest = content.manifest
+    return frozenset([leaf.key for leaf in manifest.leaves] + [p.key for p in manifest.index])
+
+
+def _revision_name(row: RevisionRow) -> str:
+    return f"artifact_revisions[{row.artifact_id}@{row.revision}]"
+
+
+def root_index_keys(row: RevisionRow) -> list[str]:
+    """The index piece keys a piece-stored revision names."""
+    assert row.manifest_root is not None
+    try:
+        return manifest_pieces.root_keys(row.manifest_root)
+    except ValueError as exc:
+        raise _loss(_revision_name(row), f"manifest_root is unreadable ({exc})") from exc
+
+
+def _piece_body(row: RevisionRow, key: str, pieces: Mapping[str, ManifestPieceRow]) -> str:
+    piece = pieces.get(key)
+    if piece is None:
+        raise _loss(f"manifest_pieces[{key}]", f"missing (named by {_revision_name(row)})")
+    if sha256_hex(piece.body.encode("utf-8")) != key:
+        raise _loss(f"manifest_pieces[{key}]", "body does not match piece_key")
+    return piece.body
+
+
+def leaf_keys(
+    row: RevisionRow, index_keys: Sequence[str], pieces: Mapping[str, ManifestPieceRow]
+) -> list[str]:
+    """The leaf keys, in manifest order, of the verified index pieces a revision names."""
+    keys: list[str] = []
+    for key in index_keys:
+        body = _piece_body(row, key, pieces)
+        keys += body.split(",") if body else []
+    return keys
+
+
+def leaf_from_row(row: RevisionRow, piece: ManifestPieceRow) -> manifest_pieces.Leaf:
+    """A leaf piece, checked against its key and for being the canonical rows it says."""
+    what = f"manifest_pieces[{piece.piece_key}]"
+    body = _piece_body(row, piece.piece_key, {piece.piece_key: piece})
+    try:
+        leaf = manifest_pieces.Leaf(
+            [
+                ManifestEntry(
+                    e["entry_id"],
+                    e["entry_version_id"],
+                    e["entry_content_hash"],
+                    EntryState(e["state"]),
+                )
+                for e in json.loads(f"[{body}]")
+            ]
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _loss(what, f"body does not parse ({exc})") from exc
+    if leaf.key != piece.piece_key or not leaf.entries:
+        raise _loss(what, "body is not the canonical encoding of manifest rows")
+    return leaf
+
+
+def revision_from_pieces(row: RevisionRow, leaves: Sequence[manifest_pieces.Leaf]) -> Revision:
+    """A piece-stored revision from its verified leaves: re-assembled, the content must hash
+    to content_hash (the flat-v1 bytes, exactly as if stored whole)."""
+    what = _revision_name(row)
+    changes = changes_from_row(
+        ChangesRow(
+            row.artifact_id,
+            row.revision,
+            row.content_hash,
+            row.committed_at_ms,
+            row.changes,
+            row.changes_hash,
+        )
+    )
+    content = MemoryContent(changes=changes, manifest=manifest_pieces.PieceManifest(leaves))
+    if content.content_hash != row.content_hash:
+        raise _loss(what, "manifest pieces and changes do not match content_hash")
+    try:
+        lineage = Lineage.from_json(json.loads(row.lineage))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _loss(what, f"lineage does not parse ({exc})") from exc
+    return Revision(
+        ArtifactRef(row.artifact_id, row.revision), content, lineage, row.committed_at_ms
     )
 
 

@@ -13,18 +13,15 @@ import dataclasses
 import json
 import logging
 import time
-from collections import OrderedDict
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
-from ..domain import analyzer, fts_rank, fusion, idempotency
+from ..api import RevisionChanges
+from ..domain import analyzer, fusion, idempotency
 from ..domain.errors import (
-    CapabilityNotSupportedError,
     DataLossError,
     FailedPreconditionError,
     InvalidArgumentError,
@@ -37,19 +34,20 @@ from ..domain.models import (
     EmbeddingProfile,
     EntryState,
     EntryVersion,
-    Hit,
-    MemoryChange,
     Revision,
     Source,
 )
 from ..observer import NO_OBSERVER, ServiceObserver
+from ..search.vector_index import VectorIndex
 from ..security.tokens import AccessToken
 from . import codec
+from .capabilities import BackendCapabilities
+from .revision_cache import RevisionCache, read_revision
 from .spi import (
     ChangesRow,
     EntryVersionRow,
     HeadProjectionRow,
-    NativeVectorSearch,
+    ManifestPieceRow,
     ReadTransaction,
     RevisionExistsError,
     RevisionRow,
@@ -58,7 +56,6 @@ from .spi import (
     WriteTransaction,
 )
 from .timeouts import bounded
-from .vector_index import MemoryVectors, VectorHit, VectorIndex, merge_nearest
 
 # Test seam: called with a step name inside the commit transaction ("checked", "request" when
 # the write records a request id, "revision", "head", "versions", "projection"); raising there
@@ -74,48 +71,11 @@ logger = logging.getLogger(__name__)
 HISTORY_PAGE = 256
 # Revisions per transaction of the changes backfill (read one at a time: each holds a manifest).
 BACKFILL_BATCH = 256
-
-
-@dataclass(frozen=True, slots=True)
-class RevisionChanges:
-    ref: ArtifactRef
-    content_hash: str
-    changes: tuple[MemoryChange, ...]
-    committed_at_ms: int
-
-
-class RevisionCache:
-    """Parsed, verified revisions. Revisions are immutable, so entries never go stale.
-
-    Bounded by manifest rows, not by revisions: one revision of a 100,000-entry memory weighs
-    as much as thousands of small ones. The newest revision is always kept (writes build on it).
-    """
-
-    def __init__(self, max_rows: int = 250_000) -> None:
-        self._items: OrderedDict[tuple[str, int], Revision] = OrderedDict()
-        self._max_rows = max_rows
-        self._rows = 0
-
-    def get(self, key: tuple[str, int]) -> Revision | None:
-        item = self._items.get(key)
-        if item is not None:
-            self._items.move_to_end(key)
-        return item
-
-    def put(self, revision: Revision) -> None:
-        key = (revision.ref.artifact_id, revision.ref.revision)
-        old = self._items.pop(key, None)
-        if old is not None:
-            self._rows -= len(old.content.entries) + 1
-        # The canonical bytes were needed to verify or write the revision, not to keep.
-        _ = revision.content.content_hash  # computed (and cached) while they are still here
-        revision.content.__dict__.pop("canonical_bytes", None)
-        object.__setattr__(revision.content, "_canonical", None)
-        self._items[key] = revision
-        self._rows += len(revision.content.entries) + 1
-        while self._rows > self._max_rows and len(self._items) > 1:
-            _, evicted = self._items.popitem(last=False)
-            self._rows -= len(evicted.content.entries) + 1
+# Manifest rows from which a commit hashes its content off the event loop (~0.5 MB: below,
+# the thread hand-off costs more than it frees).
+HASH_IN_THREAD_ROWS = 2000
+# Revisions per transaction of the manifest migration (migrate-manifests).
+MIGRATE_BATCH = 64
 
 
 class _WriterLock:
@@ -176,8 +136,8 @@ class ReadSession:
                 reason="REVISION_NOT_FOUND",
                 metadata={"artifactId": ref.artifact_id, "revision": str(ref.revision)},
             )
-        revision = codec.revision_from_row(row)
-        self._cache.put(revision)
+        revision = await read_revision(self.tx, row, self._cache)
+        self._cache.put(revision, pieced=row.manifest_root is not None)
         return revision
 
     async def current(self, ref: ArtifactRef) -> Revision:
@@ -330,10 +290,27 @@ class DatabaseMemoryBackend:
     def name(self) -> str:
         return self.adapter.name
 
+    def capabilities(self) -> BackendCapabilities:
+        """What this database can do (the service asks this, never the adapter)."""
+        adapter = self.adapter
+        return BackendCapabilities(
+            name=adapter.name,
+            location=adapter.location,
+            engine_version=adapter.engine_version,
+            fts_problem=adapter.fts_problem,
+            vector_problem=adapter.vector_problem,
+            native_vector_search=adapter.native_vector_search,
+        )
+
     @asynccontextmanager
     async def read(self) -> AsyncIterator[ReadSession]:
         async with self._read_tx() as tx:
             yield ReadSession(tx, self._cache)
+
+    def audit_read(self) -> AbstractAsyncContextManager[ReadTransaction]:
+        """A snapshot for whole-database reads (verifier, export): the AuditReads as well as
+        the HotReads of backends/spi.py, its driver failures reported like any other."""
+        return self._read_tx()
 
     async def history(
         self, artifact_id: str, first: int, last: int
@@ -381,6 +358,41 @@ class DatabaseMemoryBackend:
                 return filled
             after = keys[-1]
 
+    async def migrate_manifests(
+        self, batch: int = MIGRATE_BATCH, progress: Callable[[int], None] | None = None
+    ) -> tuple[int, list[str]]:
+        """Store every revision still held whole as manifest pieces (databases written before
+        pieces); returns (migrated, rows left as they were). Each batch is a transaction of its
+        own, so a killed run resumes where it stopped; only rows without a root are touched and
+        pieces are content addressed, so running it again changes nothing. A row whose content
+        fails its hash is left whole (logged and returned): the verifier names it."""
+        migrated, failed = 0, []
+        written: set[str] = set()  # consecutive revisions share most pieces: insert once
+        after: tuple[str, int] | None = None
+        while True:
+            async with self._write_lock, self._write_tx() as tx:
+                keys = await tx.revisions_with_full_content(after, batch)
+                for artifact_id, revision in keys:  # one manifest in memory at a time
+                    row = await tx.revision_row(artifact_id, revision)
+                    assert row is not None  # listed in this very transaction
+                    try:
+                        pieces, root = codec.pieces_of_whole_row(row)
+                    except DataLossError as error:
+                        logger.warning("not migrating its manifest: %s", error.message)
+                        failed.append(f"{artifact_id}@{revision}")
+                        continue
+                    await tx.insert_manifest_pieces(
+                        [p for p in pieces if p.piece_key not in written]
+                    )
+                    written.update(p.piece_key for p in pieces)  # a failed batch ends the run
+                    await tx.set_revision_pieces(artifact_id, revision, root)
+                    migrated += 1
+            if progress is not None:
+                progress(migrated)
+            if len(keys) < batch:
+                return migrated, failed
+            after = keys[-1]
+
     async def close(self) -> None:
         await self.adapter.close()
 
@@ -397,13 +409,15 @@ class DatabaseMemoryBackend:
         write's outcome is recorded under its request id in the same transaction; when that id
         is already recorded, everything is rolled back and WriteAlreadyRecorded raised."""
         next_ref = ArtifactRef(plan.artifact_id, plan.next_revision)
-        row = codec.revision_to_row(
-            plan.artifact_id, plan.next_revision, plan.content, plan.lineage, _now_ms()
-        )
+        row_task = asyncio.ensure_future(_revision_row(plan, _now_ms()))
+        base_key = (plan.artifact_id, plan.base_revision)
+        base = self._cache.get(base_key) if self._cache.is_pieced(base_key) else None
+        stored = codec.stored_piece_keys(base.content) if base is not None else frozenset()
+        pieces = codec.piece_rows(plan.content, stored)
         version_rows = [codec.version_to_row(v) for v in plan.new_versions]
         request_row = self._request_row(record) if record is not None else None
         try:
-            rows = await self._commit_rows(plan, row, version_rows, request_row)
+            rows = await self._commit_rows(plan, row_task, pieces, version_rows, request_row)
         except _HeadMoved:
             # The CAS was lost after the in-transaction check (another process committed in
             # between; the transaction is rolled back by now). Report the head that won, read
@@ -412,8 +426,11 @@ class DatabaseMemoryBackend:
             async with self._read_tx() as tx:
                 head = (await tx.head_revisions([plan.artifact_id])).get(plan.artifact_id)
             raise RevisionConflictError(plan.artifact_id, plan.base_revision, head) from None
+        finally:
+            row_task.cancel()  # when the transaction failed before it needed the row
+        row = row_task.result()
         revision = Revision(next_ref, plan.content, plan.lineage, row.committed_at_ms)
-        self._cache.put(revision)
+        self._cache.put(revision, pieced=True)
         if self.vectors is not None:
             self.vectors.apply_commit(
                 plan.artifact_id,
@@ -428,7 +445,8 @@ class DatabaseMemoryBackend:
     async def _commit_rows(
         self,
         plan: CommitPlan,
-        row: RevisionRow,
+        revision_row: Awaitable[RevisionRow],
+        pieces: list[ManifestPieceRow],
         version_rows: list[EntryVersionRow],
         request_row: WriteRequestRow | None,
     ) -> list[HeadProjectionRow]:
@@ -443,7 +461,9 @@ class DatabaseMemoryBackend:
             if request_row is not None:
                 await self._record(tx, request_row)
                 self._step("request")
+            row = await revision_row  # its hash was computed while the checks ran
             try:
+                await tx.insert_manifest_pieces(pieces)
                 await tx.insert_revision(row)
                 self._step("revision")
                 moved = await tx.advance_head(
@@ -567,159 +587,6 @@ class DatabaseMemoryBackend:
             self.vectors.forget()
         return len(rows)
 
-    # -- search ---------------------------------------------------------------------------------
-
-    async def search(
-        self,
-        session: ReadSession,
-        heads: Sequence[ArtifactRef],
-        query: str,
-        limit: int,
-        *,
-        fts: bool,
-        query_vector: npt.NDArray[np.float32] | None,
-    ) -> list[Hit]:
-        """Each enabled channel over the latest-head projection, admitted, fused (RRF) and
-        re-checked against the authoritative head manifests."""
-        pool = fusion.candidate_pool_size(limit)
-        channels: dict[str, list[fusion.HitKey]] = {}
-        candidates: dict[fusion.HitKey, str] = {}  # -> the projection's content hash
-        if fts:
-            terms = analyzer.query_terms(query)
-            if not terms and query_vector is None:
-                raise InvalidArgumentError("query", "has no searchable terms", reason="EMPTY_QUERY")
-            channels["fts"] = await _fts_channel(session, heads, terms, pool, candidates)
-        if query_vector is not None:
-            channels["vector"] = await self._vector_channel(
-                session, heads, query_vector, pool, candidates
-            )
-        fused = fusion.rrf_fuse(channels)
-        return await _verified_hits(session, heads, fused, candidates, limit)
-
-    async def memory_vectors(self, session: ReadSession, head: ArtifactRef) -> MemoryVectors:
-        """One memory's checked vectors at `head` (loaded once, then kept current)."""
-        if self.vectors is None:
-            raise CapabilityNotSupportedError("vector", "this database has no embedding profile")
-
-        async def changed(artifact_id: str, first: int, last: int) -> set[str]:
-            revisions = await session.changes(artifact_id, first, last)
-            return {c.entry_id for r in revisions for c in r.changes}
-
-        return await self.vectors.at_head(session.tx, head, changed)
-
-    async def _vector_channel(
-        self,
-        session: ReadSession,
-        heads: Sequence[ArtifactRef],
-        query_vector: npt.NDArray[np.float32],
-        pool: int,
-        candidates: dict[fusion.HitKey, str],
-    ) -> list[fusion.HitKey]:
-        if self.adapter.native_vector_search:
-            return await _native_vector_channel(session, heads, query_vector, pool, candidates)
-        groups = [
-            (await self.memory_vectors(session, h)).nearest(query_vector, pool) for h in heads
-        ]
-        hits = merge_nearest(groups, pool)
-        for hit in hits:
-            candidates.setdefault(hit.key, hit.entry_content_hash)
-        return [h.key for h in hits]
-
-
-async def _native_vector_channel(
-    session: ReadSession,
-    heads: Sequence[ArtifactRef],
-    query_vector: npt.NDArray[np.float32],
-    pool: int,
-    candidates: dict[fusion.HitKey, str],
-) -> list[fusion.HitKey]:
-    """The engine's own index finds the nearest rows; admission and tie-break stay here."""
-    tx = cast(NativeVectorSearch, session.tx)
-    found = await tx.nearest_vectors(
-        [h.artifact_id for h in heads], query_vector.astype("<f4").tobytes(), pool
-    )
-    hits: list[VectorHit] = []
-    for item in found:
-        row = item.projection
-        if not fusion.vector_admits(item.distance):
-            continue
-        key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
-        candidates.setdefault(key, row.entry_content_hash)
-        hits.append(VectorHit(key, row.entry_content_hash, item.distance))
-    return [h.key for h in merge_nearest([hits], pool)]
-
-
-async def _fts_channel(
-    session: ReadSession,
-    heads: Sequence[ArtifactRef],
-    terms: Sequence[str],
-    pool: int,
-    candidates: dict[fusion.HitKey, str],
-) -> list[fusion.HitKey]:
-    if not terms:
-        return []
-    found = await session.tx.fts_candidates(
-        [h.artifact_id for h in heads],
-        terms,
-        fusion.fts_required_matches(len(terms)),
-        pool * fts_rank.WINDOW_FACTOR,
-    )
-    admitted: list[tuple[fusion.HitKey, list[str]]] = []
-    for row in found:
-        tokens = row.searchable_text.split(" ")
-        if not fusion.fts_admits(terms, tokens):
-            continue
-        key = fusion.HitKey(row.memory_artifact_id, row.entry_id, row.entry_version_id)
-        candidates[key] = row.entry_content_hash
-        admitted.append((key, tokens))
-    return fts_rank.order_pool(terms, admitted)[:pool]
-
-
-async def _verified_hits(
-    session: ReadSession,
-    heads: Sequence[ArtifactRef],
-    fused: Sequence[fusion.FusedHit],
-    candidates: dict[fusion.HitKey, str],
-    limit: int,
-) -> list[Hit]:
-    """Keep candidates the authoritative head manifest confirms (membership, exact version,
-    hash), and whose version row matches that hash from its canonical bytes. Entry versions
-    are read only for the hits returned, in one statement per round."""
-    head_by_id = {h.artifact_id: h for h in heads}
-    confirmed: list[tuple[fusion.FusedHit, ArtifactRef, str]] = []
-    for hit in fused:
-        ref = head_by_id[hit.key.memory_artifact_id]
-        entry = (await session.revision(ref)).content.by_entry_id.get(hit.key.entry_id)
-        if (
-            entry is not None
-            and entry.state is EntryState.ACTIVE
-            and entry.entry_version_id == hit.key.entry_version_id
-            and entry.entry_content_hash == candidates[hit.key]
-        ):
-            confirmed.append((hit, ref, entry.entry_content_hash))
-        # else: a projection row not backed by the manifest is never returned
-    hits: list[Hit] = []
-    while confirmed and len(hits) < limit:
-        batch, confirmed = confirmed[: limit - len(hits)], confirmed[limit - len(hits) :]
-        versions = await session.versions([h.key.entry_version_id for h, _, _ in batch])
-        for hit, ref, content_hash in batch:
-            version = versions[hit.key.entry_version_id]
-            if version.entry_content_hash != content_hash:
-                continue
-            hits.append(
-                Hit(
-                    memory_ref=ref,
-                    entry_id=version.entry_id,
-                    entry_version_id=version.entry_version_id,
-                    entry_content_hash=version.entry_content_hash,
-                    kind=version.content.kind,
-                    text=version.content.text,
-                    score=hit.score,
-                    matched_by=hit.matched_by,
-                )
-            )
-    return hits
-
 
 async def expected_projection(session: ReadSession, revision: Revision) -> list[HeadProjectionRow]:
     """The projection rows a head revision implies (rebuild and verifier use this)."""
@@ -746,6 +613,18 @@ def _head_row(artifact_id: str, row: ProjectionRow) -> HeadProjectionRow:
         row.searchable_text,
         row.embedding,
         row.embedding_content_hash,
+    )
+
+
+async def _revision_row(plan: CommitPlan, committed_at_ms: int) -> RevisionRow:
+    content = plan.content
+    if "content_hash" not in content.__dict__ and content.entry_count >= HASH_IN_THREAD_ROWS:
+        # The one step of a commit that grows with the memory (SHA-256 over the whole flat-v1
+        # bytes): in a thread (hashlib releases the GIL), so the event loop keeps serving and
+        # the transaction's checks run meanwhile.
+        await asyncio.to_thread(lambda: content.content_hash)
+    return codec.revision_to_row(
+        plan.artifact_id, plan.next_revision, content, plan.lineage, committed_at_ms
     )
 
 

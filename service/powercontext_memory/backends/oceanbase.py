@@ -40,6 +40,7 @@ from .spi import (
     AccessTokenRow,
     EntryVersionRow,
     HeadProjectionRow,
+    ManifestPieceRow,
     RevisionExistsError,
     RevisionRow,
     SourceRow,
@@ -63,6 +64,7 @@ SCHEMA_VERSION = "1"
 EMBEDDING_PROFILE_KEY = "embedding_profile"
 VECTOR_INDEX = "vidx_memory_entry_heads_embedding"
 FTS_OVERFETCH = 2  # rows ranked per wanted candidate when admission needs several terms
+EXACT_VECTOR_ROWS = 2000  # up to this many rows a vector search measures each: exact, cheap
 _CHUNK = 500
 MANIFEST_PIECE_BYTES = 6 * 1024 * 1024  # hex doubles it: 12 MiB statements under 16 MiB
 _DUPLICATE_KEY = 1062
@@ -185,6 +187,7 @@ class OceanBaseStorage:
                             f"{value!r}: run the offline migration first"
                         )
             await _add_missing_columns(cur)
+            await _add_memory_tokens(cur)
             self.vector_dimension = await _vector_dimension(cur)
             self.probe = await probe(cur, self.vector_dimension)
 
@@ -261,6 +264,7 @@ class OceanBaseStorage:
 ADDED_COLUMNS = (
     ("artifact_revisions", "changes", "LONGTEXT"),
     ("artifact_revisions", "changes_hash", "CHAR(64)"),
+    ("artifact_revisions", "manifest_root", "LONGTEXT"),
 )
 
 
@@ -277,6 +281,32 @@ async def _add_missing_columns(cur: Any) -> None:
             except MySQLError as error:  # another server opening the database added it first
                 if not (error.args and error.args[0] == _DUPLICATE_COLUMN):
                     raise
+
+
+# Rows indexed before the memory token led fulltext_tokens (oceanbase_tokens.encode_row) get
+# it on open, one UPDATE per memory; a row already starting with a memory token is left alone,
+# so a second server opening the database at the same time changes nothing twice.
+FULLTEXT_LAYOUT_KEY = "fulltext_layout"
+FULLTEXT_LAYOUT = "memory-token-v1"
+
+
+async def _add_memory_tokens(cur: Any) -> None:
+    await cur.execute("SELECT 1 FROM schema_meta WHERE meta_key = %s", (FULLTEXT_LAYOUT_KEY,))
+    if await cur.fetchone() is not None:
+        return
+    await cur.execute("SELECT DISTINCT memory_artifact_id FROM memory_entry_heads")
+    for (artifact_id,) in await cur.fetchall():
+        token = oceanbase_tokens.memory_token(artifact_id)
+        await cur.execute(
+            "UPDATE memory_entry_heads SET fulltext_tokens = CASE WHEN fulltext_tokens = '' "
+            "THEN %s ELSE CONCAT(%s, ' ', fulltext_tokens) END "
+            "WHERE memory_artifact_id = %s AND fulltext_tokens NOT LIKE %s",
+            (token, token, artifact_id, "m\\_%"),  # LIKE pattern: starts with "m_"
+        )
+    await cur.execute(
+        "INSERT IGNORE INTO schema_meta (meta_key, meta_value) VALUES (%s, %s)",
+        (FULLTEXT_LAYOUT_KEY, FULLTEXT_LAYOUT),
+    )
 
 
 async def _vector_dimension(cur: Any) -> int | None:
@@ -340,27 +370,32 @@ class _OceanBaseTransaction(PortableReads):
     async def fts_candidates(
         self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
     ) -> list[HeadProjectionRow]:
-        """MATCH ... AGAINST in natural-language mode, best first by the engine's relevance.
+        """MATCH ... AGAINST in boolean mode, best first by the engine's relevance.
 
-        The engine cannot express "at least k distinct terms": when k > 1 it ranks
-        FTS_OVERFETCH times more rows and those admission would refuse are dropped before the
-        cut (rows matching more terms rank higher, so few are lost).
+        The memory filter is the memories' tokens inside the indexed text (oceanbase_tokens),
+        never a column condition: with one, the engine reads back and sorts every matching
+        row before its top-k; without, the top-k runs inside the full-text index. "At least
+        k distinct terms" is pushed down as an OR of ANDs when few enough combinations spell
+        it; otherwise the engine ranks FTS_OVERFETCH times more rows and those admission would
+        refuse are dropped before the cut (rows matching more terms rank higher).
         """
-        query = oceanbase_tokens.encode_tokens(terms)
-        memories = list(artifact_ids)
+        memories = set(artifact_ids)
+        if not memories or not terms:
+            return []
+        query, exact = oceanbase_tokens.boolean_query(sorted(memories), terms, min_matches)
         rows = await self._all(
-            f"SELECT {HEAD_COLUMNS}, MATCH (fulltext_tokens) AGAINST (?) AS relevance "
-            "FROM memory_entry_heads "
-            f"WHERE memory_artifact_id IN ({_marks(len(memories))}) "
-            "AND MATCH (fulltext_tokens) AGAINST (?) "
+            f"SELECT {HEAD_COLUMNS}, MATCH (fulltext_tokens) AGAINST (? IN BOOLEAN MODE) "
+            "AS relevance FROM memory_entry_heads "
+            "WHERE MATCH (fulltext_tokens) AGAINST (? IN BOOLEAN MODE) "
             "ORDER BY relevance DESC LIMIT ?",
-            (query, *memories, query, limit * (FTS_OVERFETCH if min_matches > 1 else 1)),
+            (query, query, limit if exact else limit * FTS_OVERFETCH),
         )
         wanted = set(terms)
         return [
             HeadProjectionRow(*r[:5])
             for r in rows
-            if len(wanted.intersection(str(r[4]).split(" "))) >= min_matches
+            # the memory check is a guard: the index already filtered by memory token
+            if r[0] in memories and len(wanted.intersection(str(r[4]).split(" "))) >= min_matches
         ][:limit]
 
     async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
@@ -371,7 +406,7 @@ class _OceanBaseTransaction(PortableReads):
             (artifact_id,),
         )
         return [
-            (e, text if oceanbase_tokens.encode_text(text) == tokens else tokens)
+            (e, text if oceanbase_tokens.encode_row(artifact_id, text) == tokens else tokens)
             for e, text, tokens in rows
         ]
 
@@ -386,7 +421,7 @@ class _OceanBaseTransaction(PortableReads):
         try:
             await self._exec(
                 f"INSERT INTO artifact_revisions ({REVISION_COLUMNS}) "
-                f"VALUES (?, ?, ?, {hex_literal(pieces[0])}, ?, ?, ?, ?, ?)",
+                f"VALUES (?, ?, ?, {hex_literal(pieces[0])}, ?, ?, ?, ?, ?, ?)",
                 (
                     row.artifact_id,
                     row.revision,
@@ -396,6 +431,7 @@ class _OceanBaseTransaction(PortableReads):
                     row.committed_at_ms,
                     row.changes,
                     row.changes_hash,
+                    row.manifest_root,
                 ),
             )
         except IntegrityError as exc:
@@ -429,6 +465,33 @@ class _OceanBaseTransaction(PortableReads):
             "UPDATE artifact_revisions SET changes = ?, changes_hash = ? "
             "WHERE artifact_id = ? AND revision = ? AND changes IS NULL",
             (changes, changes_hash, artifact_id, revision),
+        )
+
+    async def insert_manifest_pieces(self, rows: Sequence[ManifestPieceRow]) -> None:
+        """One statement per few MB; bodies travel as hex literals (see insert_revision),
+        keys are hex digests."""
+        batch: list[str] = []
+        size = 0
+        for row in rows:
+            batch.append(f"('{row.piece_key}', {hex_literal(row.body.encode('utf-8'))})")
+            size += len(batch[-1])
+            if size > MANIFEST_PIECE_BYTES:
+                await self._insert_pieces(batch)
+                batch, size = [], 0
+        if batch:
+            await self._insert_pieces(batch)
+
+    async def _insert_pieces(self, literals: list[str]) -> None:
+        await self._exec(
+            f"INSERT IGNORE INTO manifest_pieces (piece_key, body) VALUES {', '.join(literals)}",
+            (),
+        )
+
+    async def set_revision_pieces(self, artifact_id: str, revision: int, root: str) -> None:
+        await self._exec(
+            "UPDATE artifact_revisions SET content = '', manifest_root = ? "
+            "WHERE artifact_id = ? AND revision = ? AND manifest_root IS NULL",
+            (root, artifact_id, revision),
         )
 
     async def insert_entry_versions(self, rows: Sequence[EntryVersionRow]) -> None:
@@ -477,7 +540,7 @@ class _OceanBaseTransaction(PortableReads):
                         r.entry_version_id,
                         r.entry_content_hash,
                         r.searchable_text,
-                        oceanbase_tokens.encode_text(r.searchable_text),
+                        oceanbase_tokens.encode_row(r.memory_artifact_id, r.searchable_text),
                         r.embedding_content_hash if r.embedding is not None else None,
                     ]
                 )
@@ -618,15 +681,28 @@ class _OceanBaseTransaction(PortableReads):
     async def nearest_vectors(
         self, artifact_ids: Sequence[str], query: bytes, limit: int
     ) -> list[VectorCandidate]:
-        """HNSW search (`APPROXIMATE`), pre-filtered by memory through its index."""
+        """The memories' nearest rows: measured one by one when they are few, else by HNSW.
+
+        Left to itself the engine pre-filters: it reads every row of the memories through
+        their index and measures each, an exact scan that grows with the memories (~0.8 s at
+        100,000 rows). Up to EXACT_VECTOR_ROWS rows that is cheap and exact, so it stays; above,
+        the index hint makes the engine walk the HNSW graph and skip rows of other memories
+        until `limit` pass (POST-ITERATIVE-FILTER in EXPLAIN): approximate, at graph cost.
+        """
         if self._storage.vector_dimension is None:
             return []
         literal = vector_literal(query)
         memories = list(artifact_ids)
+        marks = _marks(len(memories))
+        many = await self._all(  # reads at most EXACT_VECTOR_ROWS + 1 index entries
+            f"SELECT 1 FROM memory_entry_heads WHERE memory_artifact_id IN ({marks}) "
+            "LIMIT 1 OFFSET ?",
+            (*memories, EXACT_VECTOR_ROWS),
+        )
+        hint = f"/*+ INDEX(memory_entry_heads {VECTOR_INDEX}) */ " if many else ""
         rows = await self._all(
-            f"SELECT {HEAD_COLUMNS}, l2_distance(embedding, ?) AS distance "
-            "FROM memory_entry_heads "
-            f"WHERE memory_artifact_id IN ({_marks(len(memories))}) "
+            f"SELECT {hint}{HEAD_COLUMNS}, l2_distance(embedding, ?) AS distance "
+            f"FROM memory_entry_heads WHERE memory_artifact_id IN ({marks}) "
             "AND embedding IS NOT NULL "
             "ORDER BY l2_distance(embedding, ?) APPROXIMATE LIMIT ?",
             (literal, *memories, literal, limit),

@@ -15,8 +15,9 @@ from typing import Any
 
 from asyncmy.errors import MySQLError
 
+from .oceanbase_tokens import boolean_query, encode_row
+
 MIN_VERSION = (4, 3, 5, 3)  # OceanBase 4.3.5 BP3 / seekdb 4.3.5.3
-PROBE_TOKEN = "w_go"  # a short word as the adapter spells it (see oceanbase_tokens.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +62,15 @@ async def _fulltext_problem(cur: Any) -> str:
     try:
         await cur.execute(
             "INSERT INTO powercontext_probe (fulltext_tokens) VALUES (%s)",
-            (f"{PROBE_TOKEN} u_4e2d",),
+            (encode_row("probe", "go u_4e2d"),),
         )
         probe_id = cur.lastrowid
         try:
             found = await _scalar(
                 cur,
                 "SELECT probe_id FROM powercontext_probe "
-                "WHERE MATCH (fulltext_tokens) AGAINST (%s) AND probe_id = %s",
-                (PROBE_TOKEN, probe_id),
+                "WHERE MATCH (fulltext_tokens) AGAINST (%s IN BOOLEAN MODE) AND probe_id = %s",
+                (boolean_query(["probe"], ["go"], 1)[0], probe_id),
             )
         finally:
             await cur.execute("DELETE FROM powercontext_probe WHERE probe_id = %s", (probe_id,))

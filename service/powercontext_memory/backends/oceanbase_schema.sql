@@ -5,7 +5,8 @@
 --  * memory_entry_heads.projected_in_revision = the RFC's head_revision (the revision that last
 --    wrote the row; unchanged rows are never rewritten, as on SQLite);
 --  * the FULLTEXT index is on fulltext_tokens, the adapter's encoding of searchable_text for the
---    SPACE parser (see oceanbase_tokens.py); searchable_text stays the analyzer's own text;
+--    SPACE parser led by the row's memory token, so a search filters by memory inside the index
+--    (see oceanbase_tokens.py); searchable_text stays the analyzer's own text;
 --  * the VECTOR(dim) column and its HNSW L2 index are added when the database's embedding
 --    profile is fixed (dimension is part of the DDL and comes from the profile).
 -- Statements are separated by a line holding only ";".
@@ -40,7 +41,17 @@ CREATE TABLE IF NOT EXISTS artifact_revisions (
     -- in rows stored before these columns existed (added on open, then backfilled).
     changes LONGTEXT,
     changes_hash CHAR(64),
+    -- "pieces-v1:" + index piece keys when the manifest is stored as pieces (content is then
+    -- ''); NULL in rows holding the whole content (until `migrate-manifests`).
+    manifest_root LONGTEXT,
     PRIMARY KEY (artifact_id, revision)
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
+;
+-- Content-addressed pieces of manifests shared between revisions; piece_key = SHA-256 of body.
+CREATE TABLE IF NOT EXISTS manifest_pieces (
+    piece_key CHAR(64) NOT NULL,
+    body LONGTEXT NOT NULL,
+    PRIMARY KEY (piece_key)
 ) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
 ;
 CREATE TABLE IF NOT EXISTS artifact_heads (

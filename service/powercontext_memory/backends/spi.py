@@ -36,6 +36,18 @@ class RevisionRow:
     # until the backfill on open fills them (DatabaseMemoryBackend.backfill_changes).
     changes: str | None
     changes_hash: str | None
+    # A revision whose manifest is stored as pieces (manifest_pieces): content is '' and this
+    # names the index pieces ("pieces-v1:" + keys). None in rows holding the whole content.
+    manifest_root: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestPieceRow:
+    """One content-addressed piece of manifests (a run of rows or of leaf keys), shared by
+    every revision that contains it: piece_key is the SHA-256 of body."""
+
+    piece_key: str
+    body: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +189,9 @@ def values(row: object) -> tuple[object, ...]:
     return tuple(getattr(row, f.name) for f in fields(row))  # type: ignore[arg-type]
 
 
-class ReadTransaction(Protocol):
-    """A consistent snapshot. Every method reads; none writes."""
+class HotReads(Protocol):
+    """The reads that serve requests (search, writes, history, context, auth): each is bounded
+    by what one request touches. Every method reads; none writes."""
 
     async def head_revisions(self, artifact_ids: Sequence[str]) -> dict[str, int]:
         """Current head revision of each artifact that exists."""
@@ -186,20 +199,13 @@ class ReadTransaction(Protocol):
 
     async def revision_row(self, artifact_id: str, revision: int) -> RevisionRow | None: ...
 
-    async def revision_rows(self, artifact_id: str, first: int, last: int) -> list[RevisionRow]:
-        """Revisions first..last inclusive, ascending."""
-        ...
-
     async def changes_rows(self, artifact_id: str, first: int, last: int) -> list[ChangesRow]:
         """The compact changes of revisions first..last inclusive, ascending (history reads:
         a caller asks for a bounded page at a time)."""
         ...
 
-    async def revisions_without_changes(
-        self, after: tuple[str, int] | None, limit: int
-    ) -> list[tuple[str, int]]:
-        """Up to `limit` (artifact_id, revision) keys of revisions whose changes are not
-        stored, after `after` in key order (the backfill walks them in batches)."""
+    async def manifest_piece_rows(self, keys: Sequence[str]) -> list[ManifestPieceRow]:
+        """The stored pieces among `keys` (any order; a missing key is simply absent)."""
         ...
 
     async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]: ...
@@ -213,7 +219,9 @@ class ReadTransaction(Protocol):
     async def fts_candidates(
         self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
     ) -> list[HeadProjectionRow]:
-        """Top `limit` projection rows of these memories matching analyzer terms, best first.
+        """Top `limit` projection rows of these memories matching analyzer terms, by the
+        engine's relevance; when no more than `limit` rows match, all of them in any order
+        (the caller orders its window itself: domain/fts_rank.py).
 
         `terms` are Analyzer v1 tokens; the adapter quotes them for its own MATCH syntax. Rows
         matching fewer than `min_matches` distinct terms are useless to the caller (admission
@@ -221,22 +229,10 @@ class ReadTransaction(Protocol):
         """
         ...
 
-    async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
-        """Every projection row of one memory (verifier and rebuild)."""
-        ...
-
-    async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
-        """(entry_id, indexed text) of the full-text index for one memory (verifier)."""
-        ...
-
     async def head_rows_of_kinds(
         self, artifact_ids: Sequence[str], kinds: Sequence[str]
     ) -> list[HeadKindRow]:
         """Projection rows of these memories whose version has one of `kinds` (any order)."""
-        ...
-
-    async def artifact_ids(self) -> list[str]:
-        """Every artifact with a head (verifier)."""
         ...
 
     async def embedding_profile_json(self) -> str | None:
@@ -249,21 +245,60 @@ class ReadTransaction(Protocol):
         """Head rows of one memory (all, or these entries) joined with their vector data."""
         ...
 
+    async def access_token_row(self, token_id: str) -> AccessTokenRow | None: ...
+
+    async def write_request_row(self, caller_key: str, request_id: str) -> WriteRequestRow | None:
+        """The recorded outcome of this caller's request id, however old (pruning removes)."""
+        ...
+
+
+class AuditReads(Protocol):
+    """Whole-database reads for the verifier, export, backfills and admin listings: offline or
+    rare, each may scan a memory or the whole database."""
+
+    async def revision_rows(self, artifact_id: str, first: int, last: int) -> list[RevisionRow]:
+        """Revisions first..last inclusive, ascending."""
+        ...
+
+    async def revisions_without_changes(
+        self, after: tuple[str, int] | None, limit: int
+    ) -> list[tuple[str, int]]:
+        """Up to `limit` (artifact_id, revision) keys of revisions whose changes are not
+        stored, after `after` in key order (the backfill walks them in batches)."""
+        ...
+
+    async def revisions_with_full_content(
+        self, after: tuple[str, int] | None, limit: int
+    ) -> list[tuple[str, int]]:
+        """Up to `limit` keys of revisions still holding their whole content (not pieces),
+        after `after` in key order (the manifest migration walks them in batches)."""
+        ...
+
+    async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
+        """Every projection row of one memory (verifier and rebuild)."""
+        ...
+
+    async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
+        """(entry_id, indexed text) of the full-text index for one memory (verifier)."""
+        ...
+
+    async def artifact_ids(self) -> list[str]:
+        """Every artifact with a head (verifier)."""
+        ...
+
     async def all_entry_version_rows(self, artifact_id: str) -> list[EntryVersionRow]:
         """Every entry version of one memory (verifier)."""
         ...
 
     async def all_source_ids(self) -> list[str]: ...
 
-    async def access_token_row(self, token_id: str) -> AccessTokenRow | None: ...
-
     async def access_token_rows(self) -> list[AccessTokenRow]:
         """Every token, revoked and expired ones included, oldest first."""
         ...
 
-    async def write_request_row(self, caller_key: str, request_id: str) -> WriteRequestRow | None:
-        """The recorded outcome of this caller's request id, however old (pruning removes)."""
-        ...
+
+class ReadTransaction(HotReads, AuditReads, Protocol):
+    """A consistent snapshot offering both kinds of reads (every adapter implements both)."""
 
 
 class NativeVectorSearch(Protocol):
@@ -294,6 +329,15 @@ class WriteTransaction(ReadTransaction, Protocol):
         self, artifact_id: str, revision: int, changes: str, changes_hash: str
     ) -> None:
         """Fill the changes columns of a revision stored without them (never overwrites)."""
+        ...
+
+    async def insert_manifest_pieces(self, rows: Sequence[ManifestPieceRow]) -> None:
+        """Store pieces; a key already stored is left as it is (content addressed)."""
+        ...
+
+    async def set_revision_pieces(self, artifact_id: str, revision: int, root: str) -> None:
+        """Replace a revision's whole content by its piece root (the migration; only rows
+        that still hold their content are changed)."""
         ...
 
     async def upsert_projection(self, revision: int, rows: Sequence[HeadProjectionRow]) -> None:

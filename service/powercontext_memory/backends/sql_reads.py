@@ -17,6 +17,7 @@ from .spi import (
     EntryVersionRow,
     HeadKindRow,
     HeadProjectionRow,
+    ManifestPieceRow,
     RevisionRow,
     SourceRow,
     WriteRequestRow,
@@ -88,6 +89,25 @@ class PortableReads:
             (artifact_id, artifact_id, revision, limit),
         )
         return [(str(a), int(r)) for a, r in rows]
+
+    async def revisions_with_full_content(
+        self, after: tuple[str, int] | None, limit: int
+    ) -> list[tuple[str, int]]:
+        artifact_id, revision = after or ("", 0)
+        rows = await self._all(
+            "SELECT artifact_id, revision FROM artifact_revisions WHERE manifest_root IS NULL "
+            "AND (artifact_id > ? OR (artifact_id = ? AND revision > ?)) "
+            "ORDER BY artifact_id, revision LIMIT ?",
+            (artifact_id, artifact_id, revision, limit),
+        )
+        return [(str(a), int(r)) for a, r in rows]
+
+    async def manifest_piece_rows(self, keys: Sequence[str]) -> list[ManifestPieceRow]:
+        rows = await self._all_chunked(
+            "SELECT piece_key, body FROM manifest_pieces WHERE piece_key IN ({marks})",
+            list(keys),
+        )
+        return [ManifestPieceRow(str(k), str(b)) for k, b in rows]
 
     async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]:
         rows = await self._all_chunked(

@@ -29,6 +29,7 @@ from .spi import (
     AccessTokenRow,
     EntryVersionRow,
     HeadProjectionRow,
+    ManifestPieceRow,
     RevisionExistsError,
     RevisionRow,
     SourceRow,
@@ -351,6 +352,7 @@ def _rollback(db: Db) -> None:
 ADDED_COLUMNS = (
     ("artifact_revisions", "changes", "TEXT"),
     ("artifact_revisions", "changes_hash", "TEXT"),
+    ("artifact_revisions", "manifest_root", "TEXT"),
 )
 
 
@@ -472,12 +474,20 @@ class _SQLiteTransaction(PortableReads):
         expression = fts_match_expression(artifact_ids, terms, min_matches)
 
         def go(db: Db) -> list[Any]:
-            ranked = db.execute(
+            # Unranked first: when every match fits in the window, FTS5's bm25 (most of a
+            # search's time: ~2 us per match) is not needed, the caller orders the window.
+            matches = db.execute(
                 "SELECT rowid FROM memory_entry_search_fts "
-                "WHERE memory_entry_search_fts MATCH ? ORDER BY rank LIMIT ?",
-                (expression, limit),
+                "WHERE memory_entry_search_fts MATCH ? LIMIT ?",
+                (expression, limit + 1),
             ).fetchall()
-            ids = [r[0] for r in ranked]
+            if len(matches) > limit:
+                matches = db.execute(
+                    "SELECT rowid FROM memory_entry_search_fts "
+                    "WHERE memory_entry_search_fts MATCH ? ORDER BY rank LIMIT ?",
+                    (expression, limit),
+                ).fetchall()
+            ids = [r[0] for r in matches]
             by_id = {
                 r[0]: r[1:]
                 for r in db.execute(
@@ -544,6 +554,25 @@ class _SQLiteTransaction(PortableReads):
                 "UPDATE artifact_revisions SET changes = ?, changes_hash = ? "
                 "WHERE artifact_id = ? AND revision = ? AND changes IS NULL",
                 (changes, changes_hash, artifact_id, revision),
+            )
+        )
+
+    async def insert_manifest_pieces(self, rows: Sequence[ManifestPieceRow]) -> None:
+        if not rows:
+            return
+        self._queue(
+            lambda db: db.executemany(
+                "INSERT OR IGNORE INTO manifest_pieces (piece_key, body) VALUES (?, ?)",
+                [(r.piece_key, r.body) for r in rows],
+            )
+        )
+
+    async def set_revision_pieces(self, artifact_id: str, revision: int, root: str) -> None:
+        self._queue(
+            lambda db: db.execute(
+                "UPDATE artifact_revisions SET content = '', manifest_root = ? "
+                "WHERE artifact_id = ? AND revision = ? AND manifest_root IS NULL",
+                (root, artifact_id, revision),
             )
         )
 

@@ -31,8 +31,19 @@ CREATE TABLE IF NOT EXISTS artifact_revisions (
     -- on open (databases created before are altered on open: sqlite.py ADDED_COLUMNS).
     changes TEXT,
     changes_hash TEXT,
+    -- Set when the manifest is stored as pieces (manifest_pieces): "pieces-v1:" + index piece
+    -- keys, and content is then ''. NULL in rows holding the whole canonical content (written
+    -- before pieces, until `migrate-manifests` converts them).
+    manifest_root TEXT,
     PRIMARY KEY (artifact_id, revision)
 );
+
+-- Content-addressed pieces of manifests, shared between revisions: a run of canonical manifest
+-- rows (a leaf) or a run of leaf keys (an index piece). piece_key = SHA-256 of body.
+CREATE TABLE IF NOT EXISTS manifest_pieces (
+    piece_key TEXT PRIMARY KEY,
+    body TEXT NOT NULL
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS artifact_heads (
     artifact_id TEXT PRIMARY KEY,

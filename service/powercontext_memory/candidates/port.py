@@ -13,8 +13,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..api import Hit
 from ..domain.lifecycle import EntryRef
-from ..domain.models import Hit, Source, SourceRef
+from ..domain.models import Source, SourceRef
 
 
 @dataclass(frozen=True, slots=True)

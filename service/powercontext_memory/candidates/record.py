@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..api import EntryInput
 from ..domain.lifecycle import EntryRef
 from ..domain.models import ArtifactRef, SourceRef
 from .port import Suggestion, SuggestionKind
-
-if TYPE_CHECKING:
-    from ..memory import EntryInput
 
 
 def _entry_ref(ref: EntryRef) -> list[str]:
@@ -56,8 +54,6 @@ def encode(candidates: Sequence[EntryInput], suggestions: Sequence[Suggestion]) 
 
 
 def decode(text: str) -> tuple[tuple[EntryInput, ...], tuple[Suggestion, ...]]:
-    from ..memory import EntryInput  # memory.py imports this package
-
     if not text:
         return (), ()
     data = json.loads(text)

@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from ..api import Hit
 from ..domain.lifecycle import EntryRef
-from ..domain.models import Hit, Source, SourceRef
+from ..domain.models import Source, SourceRef
 from ..domain.validation import MAX_TEXT_BYTES
 from .agent_rules import rule_kind
 from .port import Candidate, Extraction, ExtractionInput, Suggestion, SuggestionKind

@@ -10,10 +10,11 @@ engines' scores were, and it is the same window whenever all admissible matches 
 
 from __future__ import annotations
 
+import heapq
 import math
-from collections import Counter
 from collections.abc import Sequence
 
+from . import fusion
 from .fusion import HitKey
 
 K1 = 1.2
@@ -21,24 +22,38 @@ B = 0.75
 WINDOW_FACTOR = 4
 
 
-def order_pool(terms: Sequence[str], pool: Sequence[tuple[HitKey, Sequence[str]]]) -> list[HitKey]:
-    """Keys of `pool` (key, document tokens) best first for the distinct query `terms`."""
-    if not pool:
+def admit_and_order(
+    terms: Sequence[str], window: Sequence[tuple[HitKey, str]], limit: int
+) -> list[HitKey]:
+    """The best `limit` keys of the window's admitted documents for the distinct query `terms`.
+
+    `window` holds (key, searchable text: analyzer tokens joined by single spaces). Admission
+    is fusion.fts_admits (enough distinct terms); statistics are over the admitted documents.
+    One pass counts each term with str-level scans (no per-token Python loop): this runs on
+    every search, over up to WINDOW_FACTOR x pool documents.
+    """
+    required = fusion.fts_required_matches(len(frozenset(terms)))
+    admitted: list[tuple[HitKey, list[int], int]] = []
+    for key, text in window:
+        tokens = text.split(" ")
+        tf = [tokens.count(term) for term in terms]
+        if required and sum(1 for count in tf if count) >= required:
+            admitted.append((key, tf, len(tokens)))
+    if not admitted:
         return []
-    wanted = set(terms)
-    counts = [Counter(t for t in tokens if t in wanted) for _, tokens in pool]
-    lengths = [len(tokens) for _, tokens in pool]
-    average = sum(lengths) / len(pool) or 1.0
-    n = len(pool)
-    idf = {
-        term: math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        for term in terms
-        for df in [sum(1 for c in counts if c[term])]
-    }
+    n = len(admitted)
+    average = sum(length for _, _, length in admitted) / n or 1.0
+    idf = [
+        math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        for i in range(len(terms))
+        for df in [sum(1 for _, tf, _ in admitted if tf[i])]
+    ]
     scored = []
-    for (key, _), tf, length in zip(pool, counts, lengths, strict=True):
+    for key, tf, length in admitted:
         norm = K1 * (1.0 - B + B * length / average)
-        score = sum(idf[t] * tf[t] * (K1 + 1.0) / (tf[t] + norm) for t in terms if tf[t])
-        scored.append((-score, key.sort_key(), key))
-    scored.sort(key=lambda s: (s[0], s[1]))
-    return [key for _, _, key in scored]
+        score = sum(
+            idf[i] * count * (K1 + 1.0) / (count + norm) for i, count in enumerate(tf) if count
+        )
+        # UTF-8 byte order is code point order: the string tuple sorts like HitKey.sort_key().
+        scored.append((-score, key.memory_artifact_id, key.entry_id, key.entry_version_id, key))
+    return [item[-1] for item in heapq.nsmallest(limit, scored, key=lambda s: s[:4])]

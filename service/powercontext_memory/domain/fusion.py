@@ -60,9 +60,10 @@ def cosine_from_l2(distance: float) -> float:
     return 1.0 - distance * distance / 2.0
 
 
-def vector_admits(distance: float) -> bool:
-    """Whether a vector hit at this L2 distance is similar enough to keep."""
-    return cosine_from_l2(distance) >= VECTOR_MIN_COSINE
+def vector_admits(distance: float, min_cosine: float = VECTOR_MIN_COSINE) -> bool:
+    """Whether a vector hit at this L2 distance is similar enough to keep (`min_cosine`: the
+    model's floor, embedding/calibration.py)."""
+    return cosine_from_l2(distance) >= min_cosine
 
 
 def is_unit_norm(vector: npt.NDArray[Any]) -> bool:

@@ -129,7 +129,8 @@ class _Draft:
         self.base = base
         self.lineage = lineage
         self.next_revision = base.ref.revision + 1 if base else 1
-        self.manifest: dict[str, ManifestEntry] = dict(base.content.by_entry_id) if base else {}
+        # Only the rows this revision changes: the rest stays in the base's shared pieces.
+        self.manifest: dict[str, ManifestEntry] = {}
         self.changes: dict[str, MemoryChange] = {}
         self.versions: list[EntryVersion] = []
         self.upserts: list[ProjectionRow] = []
@@ -155,16 +156,16 @@ class _Draft:
     def plan(self) -> CommitPlan | None:
         if not self.changes:
             return None
-        manifest = self.manifest
-        entries = tuple([manifest[k] for k in sorted(manifest)])
         changes = tuple(self.changes[k] for k in sorted(self.changes))
         sources = set(self.lineage.sources)
         artifacts = set(self.lineage.artifacts)
         for version in self.versions:
             sources.update(version.content.source_refs)
             artifacts.update(version.content.artifact_refs)
-        content = MemoryContent(entries, changes)
-        content.__dict__["by_entry_id"] = manifest  # already built: spare an O(n) rebuild
+        if self.base is None:
+            content = MemoryContent([self.manifest[k] for k in sorted(self.manifest)], changes)
+        else:
+            content = self.base.content.updated(self.manifest, changes)
         return CommitPlan(
             artifact_id=self.artifact_id,
             base_revision=self.base.ref.revision if self.base else 0,
@@ -190,7 +191,7 @@ def _projection_row(version: EntryVersion) -> ProjectionRow:
 
 def _current_entry(base: Revision, field_name: str, ref: EntryRef) -> ManifestEntry:
     """The manifest row `ref` names, which must be its current version (not stale/unrelated)."""
-    entry = base.content.by_entry_id.get(ref.entry_id)
+    entry = base.content.entry(ref.entry_id)
     if entry is None:
         raise FailedPreconditionError(
             f"{field_name}: entry {ref.entry_id} is not in memory {base.ref}",
@@ -294,9 +295,8 @@ def _active_with_hashes(base: Revision | None, hashes: set[str]) -> dict[str, Ma
     found: dict[str, ManifestEntry] = {}
     if base is None or not hashes:
         return found
-    for entry in base.content.entries:  # sorted by entry_id
-        if entry.entry_content_hash in hashes and entry.state is EntryState.ACTIVE:
-            found.setdefault(entry.entry_content_hash, entry)
+    for entry in base.content.manifest.active_with_hashes(hashes):  # sorted by entry_id
+        found.setdefault(entry.entry_content_hash, entry)
     return found
 
 

@@ -7,10 +7,12 @@ live in exactly one place. Refs are always held sorted and de-duplicated.
 from __future__ import annotations
 
 import enum
+import hashlib
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .canonical import (
     EMBEDDING_CONTENT_PREFIX,
@@ -19,6 +21,9 @@ from .canonical import (
     prefixed_sha256,
     sha256_hex,
 )
+
+if TYPE_CHECKING:
+    from .manifest_pieces import PieceManifest
 
 MEMORY_SCHEMA = "powercontext.memory.v1"
 MANIFEST_FORMAT = "flat-v1"
@@ -197,49 +202,108 @@ class MemoryChange:
         }
 
 
-@dataclass(frozen=True)
 class MemoryContent:
-    """One revision's hashed content: the flat-v1 manifest plus this revision's changes."""
+    """One revision's hashed content: the flat-v1 manifest plus this revision's changes.
 
-    entries: tuple[ManifestEntry, ...]
-    changes: tuple[MemoryChange, ...]
-    _canonical: bytes | None = field(default=None, repr=False, compare=False)
+    The manifest is held as content-addressed pieces (domain/manifest_pieces.py) shared with
+    other revisions; the flat-v1 canonical bytes are only materialised when asked for, and the
+    content hash is computed over the cached piece bytes without joining them.
+    """
+
+    def __init__(
+        self,
+        entries: Iterable[ManifestEntry] = (),
+        changes: Iterable[MemoryChange] = (),
+        _canonical: bytes | None = None,
+        *,
+        manifest: PieceManifest | None = None,
+    ) -> None:
+        from .manifest_pieces import PieceManifest, cut_leaves
+
+        self.manifest = manifest if manifest is not None else PieceManifest(cut_leaves(entries))
+        self.changes: tuple[MemoryChange, ...] = tuple(changes)
+        self._canonical = _canonical
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MemoryContent):
+            return NotImplemented
+        return self.content_hash == other.content_hash
+
+    def __hash__(self) -> int:
+        return hash(self.content_hash)
+
+    def __repr__(self) -> str:
+        return f"MemoryContent({self.entry_count} entries, {len(self.changes)} changes)"
+
+    @property
+    def entries(self) -> tuple[ManifestEntry, ...]:
+        """Every manifest row in entry_id order (a fresh tuple: O(n), for whole-manifest uses)."""
+        return tuple(self.manifest)
+
+    @property
+    def entry_count(self) -> int:
+        return self.manifest.count
 
     def to_json(self) -> dict[str, Any]:
         return {
             "changes": [c.to_json() for c in self.changes],
             "manifest": {
-                "entries": [e.to_json() for e in self.entries],
+                "entries": [e.to_json() for e in self.manifest],
                 "format": MANIFEST_FORMAT,
             },
             "schema": MEMORY_SCHEMA,
         }
 
+    def _framing(self) -> tuple[bytes, bytes]:
+        """The canonical bytes around the manifest rows (keys in JCS order: changes, manifest
+        {entries, format}, schema)."""
+        changes = canonical_json([c.to_json() for c in self.changes]).decode("utf-8")
+        head = f'{{"changes":{changes},"manifest":{{"entries":['.encode()
+        tail = f'],"format":"{MANIFEST_FORMAT}"}},"schema":"{MEMORY_SCHEMA}"}}'.encode()
+        return head, tail
+
     @cached_property
     def canonical_bytes(self) -> bytes:
-        """RFC 8785 bytes. Built by hand on the commit path: the manifest grows with the memory,
-        and this is the only per-commit cost that does (keys in JCS order: changes, manifest
-        {entries, format}, schema)."""
+        """RFC 8785 bytes, joined from the piece bytes (only export-like reads need them)."""
         if self._canonical is not None:
             return self._canonical
-        changes = canonical_json([c.to_json() for c in self.changes]).decode("utf-8")
-        entries = ",".join([e.canonical for e in self.entries])
-        return (
-            f'{{"changes":{changes},"manifest":{{"entries":[{entries}],'
-            f'"format":"{MANIFEST_FORMAT}"}},"schema":"{MEMORY_SCHEMA}"}}'
-        ).encode()
+        head, tail = self._framing()
+        return head + b",".join([leaf.body for leaf in self.manifest.leaves]) + tail
 
     @cached_property
     def content_hash(self) -> str:
-        return sha256_hex(self.canonical_bytes)
+        """SHA-256 of the canonical bytes, fed piece by piece: the one O(size) step of a commit,
+        and it runs at hashing speed over bytes already encoded."""
+        if self._canonical is not None:
+            return sha256_hex(self._canonical)
+        head, tail = self._framing()
+        digest = hashlib.sha256(head)
+        for at, leaf in enumerate(self.manifest.leaves):
+            if at:
+                digest.update(b",")
+            digest.update(leaf.body)
+        digest.update(tail)
+        return digest.hexdigest()
 
     @cached_property
     def by_entry_id(self) -> dict[str, ManifestEntry]:
-        return {e.entry_id: e for e in self.entries}
+        """A flat dict of the manifest (O(n)); prefer entry() for lookups."""
+        return {e.entry_id: e for e in self.manifest}
 
-    @cached_property
+    def entry(self, entry_id: str) -> ManifestEntry | None:
+        """The manifest row of one entry, or None when this revision has no such entry."""
+        return self.manifest.entry(entry_id)
+
+    @property
     def active_count(self) -> int:
-        return sum(1 for e in self.entries if e.state is EntryState.ACTIVE)
+        return self.manifest.active_count
+
+    def updated(
+        self, updates: Mapping[str, ManifestEntry], changes: Iterable[MemoryChange]
+    ) -> MemoryContent:
+        """The next revision's content: `updates` put into this manifest (only the pieces
+        they touch are re-encoded), with `changes` as its changes."""
+        return MemoryContent(changes=changes, manifest=self.manifest.updated(updates))
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,18 +359,6 @@ class Citation:
     memory_ref: ArtifactRef
     entry_id: str
     entry_version_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    memory_ref: ArtifactRef
-    entry_id: str
-    entry_version_id: str
-    entry_content_hash: str
-    kind: str
-    text: str
-    score: float
-    matched_by: tuple[str, ...]
 
 
 @dataclass(frozen=True)

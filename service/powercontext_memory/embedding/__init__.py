@@ -1,1 +1,2 @@
-"""Embedding models: the port (base.py) and real providers (MiniLM ONNX, OpenAI-compatible HTTP)."""
+"""Embedding models: the port (base.py) and real providers (USE-multilingual and MiniLM, both
+local and offline; an OpenAI-compatible HTTP endpoint)."""

@@ -21,6 +21,10 @@ class EmbeddingUnavailableError(Exception):
     """The model could not produce vectors right now (down, timed out, bad response)."""
 
 
+class ModelIntegrityError(RuntimeError):
+    """A local model file is missing, unreadable or not the pinned file (sha256 mismatch)."""
+
+
 @dataclass(frozen=True, slots=True)
 class EmbeddingResult:
     # One float32 row per input text, in input order.

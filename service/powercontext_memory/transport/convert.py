@@ -17,7 +17,18 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
-from ..backends.database import RevisionChanges
+from ..api import (
+    Capabilities,
+    EntryInput,
+    ExpandedEntry,
+    Hit,
+    MemoryView,
+    RememberMode,
+    RevisionChanges,
+    SearchMode,
+    SearchResult,
+    WriteResult,
+)
 from ..candidates import Suggestion, SuggestionKind
 from ..context import PreparedContext
 from ..domain.context_block import Section
@@ -31,7 +42,6 @@ from ..domain.models import (
     Citation,
     EntryState,
     EntryVersion,
-    Hit,
     Lineage,
     ManifestEntry,
     MemoryChange,
@@ -40,16 +50,6 @@ from ..domain.models import (
     SourceRef,
 )
 from ..follow import Progress
-from ..memory import (
-    Capabilities,
-    EntryInput,
-    ExpandedEntry,
-    MemoryView,
-    RememberMode,
-    SearchMode,
-    SearchResult,
-    WriteResult,
-)
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -408,7 +408,7 @@ def get_memory_response(view: MemoryView) -> pb.GetMemoryResponse:
         committed_at=timestamp(revision.committed_at_ms),
         head_revision=view.head_revision,
         active_entries=content.active_count,
-        inactive_entries=len(content.entries) - content.active_count,
+        inactive_entries=content.entry_count - content.active_count,
     )
 
 

@@ -43,6 +43,8 @@ SERVER_OPTIONS: tuple[tuple[str, int], ...] = (
     # Without this, a second server on the same port binds silently and splits the traffic.
     ("grpc.so_reuseport", 0),
 )
+# `serve --workers N` (workers.py): each worker joins the port its supervisor holds.
+SHARED_PORT_OPTION = ("grpc.so_reuseport", 1)
 
 
 @dataclass
@@ -80,14 +82,19 @@ def build_server(
     *,
     auth: AuthInterceptor | None = None,
     reflection_mode: str = "token",
+    shared_port: bool = False,
 ) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
-    """`auth` runs inside the observing interceptor: refusals are logged and counted too."""
+    """`auth` runs inside the observing interceptor: refusals are logged and counted too;
+    `shared_port`: bind with SO_REUSEPORT, as one of several worker processes."""
     if reflection_mode not in REFLECTION_MODES:
         raise ValueError(f"reflection must be one of {', '.join(REFLECTION_MODES)}")
     interceptors: list[grpc.aio.ServerInterceptor] = [interceptor or ObservingInterceptor()]
     if auth is not None:
         interceptors.append(auth)
-    server = grpc.aio.server(interceptors=interceptors, options=list(SERVER_OPTIONS))
+    options = list(SERVER_OPTIONS)
+    if shared_port:  # replaced, not appended: one value per option
+        options = [o for o in options if o[0] != SHARED_PORT_OPTION[0]] + [SHARED_PORT_OPTION]
+    server = grpc.aio.server(interceptors=interceptors, options=options)
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory_service), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -120,6 +127,7 @@ async def start_server(
     reflection_mode: str = "token",
     tls: ServerTls | None = None,
     token_cache_seconds: float = DEFAULT_TTL_SECONDS,
+    shared_port: bool = False,
 ) -> RunningServer:
     """Bind `address` (port 0 picks a free port), start serving, report SERVING.
 
@@ -127,6 +135,7 @@ async def start_server(
     served there until it stops; `tracer` gets a span per call and is closed on stop;
     `access_log` logs one line per call. With `auth`, every call but health needs a token of
     the database (reflection per `reflection_mode`); with `tls`, the port speaks only TLS.
+    With `shared_port`, other worker processes serve the same port (SO_REUSEPORT).
     """
     credentials = tls.credentials() if tls is not None else None  # bad files: before binding
     metrics = endpoint = None
@@ -149,6 +158,7 @@ async def start_server(
                 else None
             ),
             reflection_mode=reflection_mode,
+            shared_port=shared_port,
         )
         port = _bind(server, address, credentials)
         await server.start()

@@ -16,7 +16,7 @@ import grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 
-from ..backends.database import RevisionChanges
+from ..api import RevisionChanges
 from ..follow import Progress
 from ..memory import MemoryService
 from ..security.caller import current_caller

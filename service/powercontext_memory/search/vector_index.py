@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from ..backends.spi import HeadProjectionRow, HotReads, VectorRow
 from ..domain import fusion
 from ..domain.models import ArtifactRef, EmbeddingProfile
-from .spi import HeadProjectionRow, ReadTransaction, VectorRow
+from ..embedding.calibration import min_cosine
 
 _INITIAL_CAPACITY = 64
 
@@ -41,6 +42,8 @@ class MemoryVectors:
     revision: int
     dimension: int
     store_vectors: bool = True
+    # The profile's admission floor (embedding/calibration.py): cosine scales differ by model.
+    min_cosine: float = fusion.VECTOR_MIN_COSINE
     matrix: npt.NDArray[np.float32] = field(init=False)
     valid: npt.NDArray[np.bool_] = field(init=False)
     slots: dict[str, int] = field(default_factory=dict)
@@ -104,7 +107,7 @@ class MemoryVectors:
         hits = []
         for slot in top.tolist():
             distance = float(np.sqrt(max(0.0, 2.0 - 2.0 * float(similarity[slot]))))
-            if not fusion.vector_admits(distance):
+            if not fusion.vector_admits(distance, self.min_cosine):
                 continue
             entry_id, version_id, content_hash = self.keys[slot]
             key = fusion.HitKey(self.artifact_id, entry_id, version_id)
@@ -145,7 +148,7 @@ class VectorIndex:
         self._memories.clear()
 
     async def at_head(
-        self, tx: ReadTransaction, head: ArtifactRef, changed_since: ChangedEntries
+        self, tx: HotReads, head: ArtifactRef, changed_since: ChangedEntries
     ) -> MemoryVectors:
         lock = self._locks.setdefault(head.artifact_id, asyncio.Lock())
         async with lock:
@@ -194,15 +197,19 @@ class VectorIndex:
             )
         memory.revision = next_revision
 
-    async def _load(self, tx: ReadTransaction, head: ArtifactRef) -> MemoryVectors:
+    async def _load(self, tx: HotReads, head: ArtifactRef) -> MemoryVectors:
         memory = MemoryVectors(
-            head.artifact_id, head.revision, self.profile.dimension, self.store_vectors
+            head.artifact_id,
+            head.revision,
+            self.profile.dimension,
+            self.store_vectors,
+            min_cosine(self.profile),
         )
         for row in await tx.vector_rows(head.artifact_id, None, with_vectors=self.store_vectors):
             memory.put(row, self.profile)
         return memory
 
-    async def _refresh(self, tx: ReadTransaction, memory: MemoryVectors, entries: set[str]) -> None:
+    async def _refresh(self, tx: HotReads, memory: MemoryVectors, entries: set[str]) -> None:
         found = await tx.vector_rows(
             memory.artifact_id, sorted(entries), with_vectors=self.store_vectors
         )

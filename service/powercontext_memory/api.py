@@ -1,0 +1,133 @@
+"""The service's vocabulary: what operations take and answer, apart from how they are done.
+
+MemoryService (memory.py) speaks it, the transport (transport/convert.py) maps it to and from
+the wire, and nothing here knows about a backend: the transport never imports backends/.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .domain.analyzer import ANALYZER_VERSION
+from .domain.lifecycle import EntryRef, EntryResult
+from .domain.models import (
+    ArtifactRef,
+    Citation,
+    EmbeddingProfile,
+    EntryState,
+    EntryVersion,
+    MemoryChange,
+    Revision,
+    SourceRef,
+)
+
+if TYPE_CHECKING:
+    from .candidates import Suggestion  # the candidate pipeline itself searches (Hit)
+
+
+class RememberMode(enum.Enum):
+    AUTO = "auto"
+    APPEND = "append"
+    EXTRACT = "extract"
+
+
+class SearchMode(enum.Enum):
+    AUTO = "auto"
+    FTS = "fts"
+    VECTOR = "vector"
+    HYBRID = "hybrid"
+
+
+@dataclass(frozen=True, slots=True)
+class EntryInput:
+    """A Remember input as received: unvalidated."""
+
+    target: EntryRef | None
+    kind: str
+    text: str
+    sources: Sequence[SourceRef] = ()
+    artifacts: Sequence[ArtifactRef] = ()
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    memory: ArtifactRef | None
+    changed: bool
+    content_hash: str
+    changes: tuple[MemoryChange, ...] = ()
+    results: tuple[EntryResult, ...] = ()
+    # EXTRACT: the candidates written (in `results` order) and what is left to the caller.
+    candidates: tuple[EntryInput, ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryView:
+    revision: Revision
+    head_revision: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One search result: a verified version of an active entry of a memory's head."""
+
+    memory_ref: ArtifactRef
+    entry_id: str
+    entry_version_id: str
+    entry_content_hash: str
+    kind: str
+    text: str
+    score: float
+    matched_by: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    hits: list[Hit]
+    mode: SearchMode
+    fallback_reason: str = ""
+    # Where the time went, for the server-timing trailer: query embedding, then the rest.
+    embed_ms: float = 0.0
+    search_ms: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ExpandedEntry:
+    citation: Citation
+    version: EntryVersion
+    state: EntryState
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionChanges:
+    """One revision as history (Changes) reports it: never its manifest."""
+
+    ref: ArtifactRef
+    content_hash: str
+    changes: tuple[MemoryChange, ...]
+    committed_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    backend: str
+    fts: bool = True
+    vector: bool = False
+    hybrid: bool = False
+    candidate_extraction: bool = False
+    change_follow: bool = True
+    analyzer: str = ANALYZER_VERSION
+    # The database's fixed profile (set even when this server's model cannot use it).
+    embedding_profile: EmbeddingProfile | None = field(default=None)
+    # Why vector/hybrid are off, when they are.
+    vector_unavailable_reason: str = ""
+    # Why fts/hybrid are off, when they are (a failed start-up probe).
+    fts_unavailable_reason: str = ""
+    engine_version: str = ""
+    # The candidate pipeline's deterministic adapters and configured model extractors.
+    candidate_adapters: tuple[str, ...] = ()
+    candidate_extractors: tuple[str, ...] = ()

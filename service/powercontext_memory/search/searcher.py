@@ -1,0 +1,117 @@
+"""The Searcher: one search over checked heads, inside one read session.
+
+The mode is resolved once (modes.py), each memory's vectors are brought to its head once (for
+the completeness check and the NumPy channel alike), the channels run as strategies
+(channels.py), the domain admits and fuses (domain/fusion.py), and only verified hits are
+answered (verify.py). Full-text answers are kept in a bounded cache keyed by the heads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..api import Hit, SearchMode
+from ..backends.database import DatabaseMemoryBackend, ReadSession
+from ..domain import analyzer, fusion
+from ..domain.errors import CapabilityNotSupportedError, InvalidArgumentError
+from ..domain.models import ArtifactRef
+from .answers import AnswerCache
+from .channels import Channel, FullTextChannel, NativeVectorChannel, NumpyVectorChannel
+from .modes import Plan, resolve
+from .vector_index import MemoryVectors
+from .verify import verified_hits
+
+
+class Searcher:
+    def __init__(self, backend: DatabaseMemoryBackend, answers: AnswerCache | None = None) -> None:
+        self.backend = backend
+        self.answers = answers if answers is not None else AnswerCache()
+
+    async def run(
+        self,
+        session: ReadSession,
+        heads: Sequence[ArtifactRef],
+        query: str,
+        limit: int,
+        mode: SearchMode,
+        query_vector: npt.NDArray[np.float32] | None,
+        vector_problem: str,
+    ) -> tuple[list[Hit], Plan]:
+        """Search `heads` (checked to be the heads in this session) for `query`; `query_vector`
+        is the query's vector when the mode may use one, else `vector_problem` says why not."""
+        capabilities = self.backend.capabilities()
+        memories: list[MemoryVectors] = []
+        if query_vector is not None:
+            memories = [await memory_vectors(self.backend, session, h) for h in heads]
+            vector_problem = _incompleteness(memories)
+        plan = resolve(
+            mode,
+            has_vector=query_vector is not None,
+            vector_problem=vector_problem,
+            fts_problem=capabilities.fts_problem,
+        )
+        terms = analyzer.query_terms(query) if plan.fts else ()
+        if plan.fts and not terms and not plan.vector:
+            raise InvalidArgumentError("query", "has no searchable terms", reason="EMPTY_QUERY")
+        key = AnswerCache.key(heads, query, limit) if plan.mode is SearchMode.FTS else None
+        if key is not None and (cached := self.answers.get(key)) is not None:
+            return cached, plan
+        channels: list[Channel] = []
+        if plan.fts:
+            channels.append(FullTextChannel(terms))
+        if plan.vector:
+            assert query_vector is not None
+            vector_channel = (
+                NativeVectorChannel if capabilities.native_vector_search else NumpyVectorChannel
+            )
+            channels.append(vector_channel(query_vector, memories))
+        hits = await self._hits(session, heads, channels, limit)
+        if key is not None:
+            self.answers.put(key, hits)
+        return hits, plan
+
+    async def _hits(
+        self,
+        session: ReadSession,
+        heads: Sequence[ArtifactRef],
+        channels: Sequence[Channel],
+        limit: int,
+    ) -> list[Hit]:
+        pool = fusion.candidate_pool_size(limit)
+        ranked: dict[str, list[fusion.HitKey]] = {}
+        candidates: dict[fusion.HitKey, str] = {}  # -> the projection's content hash
+        for channel in channels:
+            found = await channel.rank(session.tx, heads, pool)
+            for item in found:
+                candidates.setdefault(item.key, item.entry_content_hash)
+            ranked[channel.name] = [item.key for item in found]
+        fused = fusion.rrf_fuse(ranked)
+        return await verified_hits(session, heads, fused, candidates, limit)
+
+
+async def memory_vectors(
+    backend: DatabaseMemoryBackend, session: ReadSession, head: ArtifactRef
+) -> MemoryVectors:
+    """One memory's checked vectors at `head` (loaded once, then kept current from the
+    changes of later revisions)."""
+    if backend.vectors is None:
+        raise CapabilityNotSupportedError("vector", "this database has no embedding profile")
+
+    async def changed(artifact_id: str, first: int, last: int) -> set[str]:
+        revisions = await session.changes(artifact_id, first, last)
+        return {c.entry_id for r in revisions for c in r.changes}
+
+    return await backend.vectors.at_head(session.tx, head, changed)
+
+
+def _incompleteness(memories: Sequence[MemoryVectors]) -> str:
+    for memory in memories:
+        if not memory.complete:
+            return (
+                f"the vector projection of memory {memory.artifact_id} is incomplete: "
+                "run the offline rebuild-vectors command"
+            )
+    return ""
