@@ -57,8 +57,8 @@ proto: $(VENV)/.dev
 	rm -rf generated/powercontext
 	$(BIN)/python scripts/gen_proto.py generated
 
-# The hybrid scenario embeds 100,000 entries with the real model: ~35 min on 2 cores.
-# Shorter: make bench BENCH_ARGS="--hybrid-size 10000"
+# The default run (both backends, 10,000 entries) takes about 15 min on 2 cores; the
+# 100,000-entry scenarios are optional: make bench BENCH_ARGS=--large (~30 min more).
 # The history replay (100 x Changes since 0 over 1,500 revisions on SQLite) adds ~2 min; skip
 # it with BENCH_ARGS="--history-revisions 0".
 BENCH_ARGS ?=

@@ -25,17 +25,15 @@ import argparse
 import random
 import time
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
-import pymysql
 
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn, vector_literal
+from powercontext_memory.backends.oceanbase_wire import vector_literal
 
 from . import backends
 from .corpus import Corpus
+from .oceanbase_fts import _connection
 from .report import Figure, figure
 
 DIMENSION = 384
@@ -60,25 +58,6 @@ def _vector(text: str, words: dict[str, np.ndarray]) -> np.ndarray:
             words[word] = np.random.default_rng(seed).standard_normal(DIMENSION).astype("<f4")
     total = sum(words[w] for w in text.split())
     return np.asarray(total / np.linalg.norm(total), dtype="<f4")
-
-
-@contextmanager
-def _connection(server: str, database: str | None = None) -> Iterator[Any]:
-    dsn = OceanBaseDsn.parse(server)
-    conn = pymysql.connect(
-        host=dsn.host,
-        port=dsn.port,
-        user=dsn.user,
-        password=dsn.password,
-        database=database,
-        autocommit=True,
-    )
-    try:
-        with conn.cursor() as cur:
-            cur.execute("SET SESSION ob_query_timeout = 600000000")
-            yield cur
-    finally:
-        conn.close()
 
 
 def _fill(cur: Any, size: int, words: dict[str, np.ndarray]) -> None:

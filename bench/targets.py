@@ -66,7 +66,7 @@ class Row:
 
 
 ROWS = [
-    Row("commit 1 entry @100 -> larger (SQLite)", _growth, "", {"sqlite": "@100k <= 3x @100"}, {}),
+    Row("commit 1 entry @100 -> largest measured", _growth, "", {"sqlite": "@100k <= 3x @100"}, {}),
     Row(
         "commit 1 entry @100,000",
         _commit(100_000),

@@ -62,6 +62,7 @@ from .timeouts import bounded
 # must roll everything back. Then "committed", once the transaction is durable and before the
 # caller hears of it (where a lost response leaves a client that must retry).
 CommitHook = Callable[[str], None]
+RevisionKey = tuple[str, int]  # (artifact id, revision)
 
 T = TypeVar("T")
 
@@ -340,23 +341,21 @@ class DatabaseMemoryBackend:
         hash is left as it is (logged): its history reads still answer DATA_LOSS, and the
         verifier names it."""
         filled = 0
-        after: tuple[str, int] | None = None
-        while True:
-            async with self._write_lock, self._write_tx() as tx:
-                keys = await tx.revisions_without_changes(after, batch)
-                for artifact_id, revision in keys:  # one manifest in memory at a time
-                    row = await tx.revision_row(artifact_id, revision)
-                    assert row is not None  # listed in this very transaction
-                    try:
-                        changes, changes_hash = codec.stored_changes(row)
-                    except DataLossError as error:
-                        logger.warning("not backfilling its changes: %s", error.message)
-                        continue
-                    await tx.set_revision_changes(artifact_id, revision, changes, changes_hash)
-                    filled += 1
-            if len(keys) < batch:
-                return filled
-            after = keys[-1]
+
+        async def fill(tx: WriteTransaction, row: RevisionRow) -> None:
+            nonlocal filled
+            try:
+                changes, changes_hash = codec.stored_changes(row)
+            except DataLossError as error:
+                logger.warning("not backfilling its changes: %s", error.message)
+                return
+            await tx.set_revision_changes(row.artifact_id, row.revision, changes, changes_hash)
+            filled += 1
+
+        await self._each_listed_revision(
+            lambda tx, after: tx.revisions_without_changes(after, batch), batch, fill
+        )
+        return filled
 
     async def migrate_manifests(
         self, batch: int = MIGRATE_BATCH, progress: Callable[[int], None] | None = None
@@ -368,29 +367,52 @@ class DatabaseMemoryBackend:
         fails its hash is left whole (logged and returned): the verifier names it."""
         migrated, failed = 0, []
         written: set[str] = set()  # consecutive revisions share most pieces: insert once
+
+        async def migrate(tx: WriteTransaction, row: RevisionRow) -> None:
+            nonlocal migrated
+            try:
+                pieces, root = codec.pieces_of_whole_row(row)
+            except DataLossError as error:
+                logger.warning("not migrating its manifest: %s", error.message)
+                failed.append(f"{row.artifact_id}@{row.revision}")
+                return
+            await tx.insert_manifest_pieces([p for p in pieces if p.piece_key not in written])
+            written.update(p.piece_key for p in pieces)  # a failed batch ends the run
+            await tx.set_revision_pieces(row.artifact_id, row.revision, root)
+            migrated += 1
+
+        await self._each_listed_revision(
+            lambda tx, after: tx.revisions_with_full_content(after, batch),
+            batch,
+            migrate,
+            lambda: progress(migrated) if progress is not None else None,
+        )
+        return migrated, failed
+
+    async def _each_listed_revision(
+        self,
+        listing: Callable[
+            [WriteTransaction, tuple[str, int] | None], Awaitable[list[tuple[str, int]]]
+        ],
+        batch: int,
+        visit: Callable[[WriteTransaction, RevisionRow], Awaitable[None]],
+        after_batch: Callable[[], None] | None = None,
+    ) -> None:
+        """Visit, in batches of `batch` (each one write transaction, so a killed walk resumes
+        where it stopped), every revision `listing` names after the last key seen: one manifest
+        in memory at a time."""
         after: tuple[str, int] | None = None
         while True:
             async with self._write_lock, self._write_tx() as tx:
-                keys = await tx.revisions_with_full_content(after, batch)
-                for artifact_id, revision in keys:  # one manifest in memory at a time
+                keys = await listing(tx, after)
+                for artifact_id, revision in keys:
                     row = await tx.revision_row(artifact_id, revision)
                     assert row is not None  # listed in this very transaction
-                    try:
-                        pieces, root = codec.pieces_of_whole_row(row)
-                    except DataLossError as error:
-                        logger.warning("not migrating its manifest: %s", error.message)
-                        failed.append(f"{artifact_id}@{revision}")
-                        continue
-                    await tx.insert_manifest_pieces(
-                        [p for p in pieces if p.piece_key not in written]
-                    )
-                    written.update(p.piece_key for p in pieces)  # a failed batch ends the run
-                    await tx.set_revision_pieces(artifact_id, revision, root)
-                    migrated += 1
-            if progress is not None:
-                progress(migrated)
+                    await visit(tx, row)
+            if after_batch is not None:
+                after_batch()
             if len(keys) < batch:
-                return migrated, failed
+                return
             after = keys[-1]
 
     async def close(self) -> None:
