@@ -287,7 +287,7 @@ def main() -> None:
     parser.add_argument(
         "--throughput-searches",
         type=int,
-        default=600,
+        default=400,
         help="searches per concurrency level (1, 4, 16) of the throughput scenario "
         "(bench/throughput.py; 0 skips it)",
     )
