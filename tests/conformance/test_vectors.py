@@ -21,6 +21,7 @@ from powercontext_memory.domain.lifecycle import EntryRef
 from powercontext_memory.domain.models import ArtifactRef
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.memory import MemoryService
+from powercontext_memory.search import vector_index
 
 from .flaky_model import FlakyModel
 from .helpers import add, entry_ref, ref
@@ -178,6 +179,37 @@ async def test_tampered_vector_metadata_makes_the_memory_incomplete(
             await service.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)
     finally:
         await service.close()
+
+
+async def test_vectors_first_loaded_in_pages_answer_like_one_read(
+    database: Database, flaky: FlakyModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh server loads a memory's vectors page by page (each page one bounded database
+    call); with pages of 2 rows every row still arrives once and one bad row still counts."""
+    monkeypatch.setattr(vector_index, "LOAD_PAGE_ROWS", 2)
+    path = database[1]
+    writer = await open_service(path, embedding=flaky)
+    texts = [DATABASE, STYLE, DEPLOY, UNRELATED, "Run the linters before every push."]
+    memory = await _memory(writer, *texts)
+    await writer.close()
+    reader = await open_service(path, embedding=flaky)
+    try:
+        hits = (await reader.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)).hits
+        assert hits[0].text == DEPLOY
+        session_vectors = reader.backend.vectors
+        assert session_vectors is not None
+        loaded = session_vectors._memories[memory.artifact_id]
+        assert loaded.complete and len(loaded.invalid) == 0
+        assert session_vectors.store_vectors is False or len(loaded.slots) == len(texts)
+    finally:
+        await reader.close()
+    tamper_for(*database).set_one_embedding_hash("0" * 64)
+    reader = await open_service(path, embedding=flaky)
+    try:
+        with pytest.raises(CapabilityNotSupportedError):
+            await reader.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)
+    finally:
+        await reader.close()
 
 
 async def test_profile_mismatch_on_reopen_disables_vectors_and_keeps_them(

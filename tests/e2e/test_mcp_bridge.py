@@ -275,7 +275,6 @@ async def _service_errors(mcp: Client) -> None:
     assert text.startswith("INVALID_KIND (INVALID_ARGUMENT): ") and "entries[0].kind" in text
 
 
-
 async def test_powercontext_mcp_over_stdio(
     server: RunningServer, client: AsyncClient, tmp_path: Path
 ) -> None:

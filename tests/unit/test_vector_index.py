@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from powercontext_memory.backends.spi import VectorRow
-from powercontext_memory.domain.models import EmbeddingProfile
+from powercontext_memory.domain.models import ArtifactRef, EmbeddingProfile
+from powercontext_memory.search import vector_index
 from powercontext_memory.search.vector_index import MemoryVectors, merge_nearest
 
 PROFILE = EmbeddingProfile("test-profile", "test-model", 3)
@@ -93,3 +95,74 @@ def test_completeness_only_mode_keeps_no_vectors() -> None:
     memory.remove("b")
     memory.put(_row("c", None), PROFILE)  # no vector stored at all
     assert not memory.complete
+
+
+def _mixed_rows() -> list[VectorRow]:
+    return [
+        _row("a", _unit(1, 0, 0)),
+        _row("b", None),
+        _row("c", _unit(0, 1, 0), bad_hash=True),
+        _row("d", np.array([np.nan, 0, 0], dtype=np.float32)),
+        _row("e", np.array([1, 1, 1], dtype=np.float32)),  # not unit length
+        _row("f", np.zeros(3, dtype=np.float32)),
+        _row("g", _unit(0, 0, 1)),
+        *[_row(f"h{i:03d}", _unit(1, i / 100, 1)) for i in range(90)],  # past the capacity
+    ]
+
+
+def test_a_page_load_keeps_and_refuses_exactly_what_one_by_one_puts_do() -> None:
+    one_by_one = MemoryVectors("mem", 1, 3)
+    for row in _mixed_rows():
+        one_by_one.put(row, PROFILE)
+    paged = MemoryVectors("mem", 1, 3)
+    rows = _mixed_rows()
+    for start in range(0, len(rows), 7):
+        paged.load(rows[start : start + 7], PROFILE)
+    assert paged.invalid == one_by_one.invalid == {"b", "c", "d", "e", "f"}
+    assert set(paged.slots) == set(one_by_one.slots) and len(paged.slots) == 92
+    query = _unit(1, 0.5, 1)
+    assert [(h.key, h.distance) for h in paged.nearest(query, 10)] == [
+        (h.key, h.distance) for h in one_by_one.nearest(query, 10)
+    ]
+    paged.remove("g")  # slots of a loaded memory are reused like any other
+    paged.put(_row("z", _unit(0, 0, 1)), PROFILE)
+    assert merge_nearest([paged.nearest(_unit(0, 0, 1), 5)], 1)[0].key.entry_id == "z"
+
+
+class _PagedReads:
+    """Test double for HotReads.vector_rows only: serves stored rows in entry-id order and
+    records each call's page size, so the loader's calls can be checked."""
+
+    def __init__(self, rows: list[VectorRow]) -> None:
+        self.rows = sorted(rows, key=lambda r: r.entry_id)
+        self.limits: list[int | None] = []
+
+    async def vector_rows(
+        self,
+        artifact_id: str,
+        entry_ids: object,
+        *,
+        with_vectors: bool = True,
+        after: str | None = None,
+        limit: int | None = None,
+    ) -> list[VectorRow]:
+        self.limits.append(limit)
+        rows = [r for r in self.rows if after is None or r.entry_id > after]
+        return rows if limit is None else rows[:limit]
+
+
+async def test_a_large_memory_is_loaded_in_bounded_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One read of every vector outlasted the database timeout at 100,000 entries: each call
+    must ask for one bounded page, and the pages together must hold every row once."""
+    monkeypatch.setattr(vector_index, "LOAD_PAGE_ROWS", 10)
+    rows = [_row(f"e{i:03d}", _unit(1, i / 100, 0)) for i in range(45)]
+    reads = _PagedReads(rows)
+    index = vector_index.VectorIndex(PROFILE)
+
+    async def no_changes(artifact_id: str, first: int, last: int) -> set[str]:
+        return set()
+
+    memory = await index.at_head(reads, ArtifactRef("mem", 3), no_changes)  # type: ignore[arg-type]
+    assert reads.limits == [10, 10, 10, 10, 10]
+    assert memory.complete and len(memory.slots) == 45 and memory.revision == 3
+    assert memory.nearest(_unit(1, 0, 0), 1)[0].key.entry_id == "e000"

@@ -643,7 +643,13 @@ class _OceanBaseTransaction(PortableReads):
             self._storage.probe = await probe(cur, self._storage.vector_dimension)
 
     async def vector_rows(
-        self, artifact_id: str, entry_ids: Sequence[str] | None, *, with_vectors: bool = True
+        self,
+        artifact_id: str,
+        entry_ids: Sequence[str] | None,
+        *,
+        with_vectors: bool = True,
+        after: str | None = None,
+        limit: int | None = None,
     ) -> list[VectorRow]:
         """Head rows with their vectors. The vector's metadata is the head row itself: a
         vector is bound to it by embedding_content_hash (RFC NULL/hash condition)."""
@@ -656,7 +662,14 @@ class _OceanBaseTransaction(PortableReads):
             f"{vector} FROM memory_entry_heads WHERE memory_artifact_id = ?"
         )
         if entry_ids is None:
-            rows = await self._all(sql, (artifact_id,))
+            params: list[Any] = [artifact_id]
+            if after is not None:
+                sql += " AND entry_id > ?"
+                params.append(after)
+            if limit is not None:
+                sql += " ORDER BY entry_id LIMIT ?"
+                params.append(limit)
+            rows = await self._all(sql, params)
         else:
             rows = await self._all_chunked(
                 sql + " AND entry_id IN ({marks})", list(entry_ids), artifact_id

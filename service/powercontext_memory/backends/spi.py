@@ -240,9 +240,20 @@ class HotReads(Protocol):
         ...
 
     async def vector_rows(
-        self, artifact_id: str, entry_ids: Sequence[str] | None, *, with_vectors: bool = True
+        self,
+        artifact_id: str,
+        entry_ids: Sequence[str] | None,
+        *,
+        with_vectors: bool = True,
+        after: str | None = None,
+        limit: int | None = None,
     ) -> list[VectorRow]:
-        """Head rows of one memory (all, or these entries) joined with their vector data."""
+        """Head rows of one memory (all, or these entries) joined with their vector data.
+
+        With `limit` (and entry_ids None): one page of at most `limit` rows by ascending
+        entry id, starting after the entry id `after`, so a large memory is read in calls
+        that each fit the database timeout.
+        """
         ...
 
     async def access_token_row(self, token_id: str) -> AccessTokenRow | None: ...

@@ -689,7 +689,13 @@ class _SQLiteTransaction(PortableReads):
         self._queue(go)
 
     async def vector_rows(
-        self, artifact_id: str, entry_ids: Sequence[str] | None, *, with_vectors: bool = True
+        self,
+        artifact_id: str,
+        entry_ids: Sequence[str] | None,
+        *,
+        with_vectors: bool = True,
+        after: str | None = None,
+        limit: int | None = None,
     ) -> list[VectorRow]:
         def go(db: Db) -> list[VectorRow]:
             has_vectors = _has_vector_table(db)
@@ -706,7 +712,14 @@ class _SQLiteTransaction(PortableReads):
                 f"{join}WHERE h.memory_artifact_id = ?"
             )
             if entry_ids is None:
-                return [_vector_row(r) for r in db.execute(sql, (artifact_id,)).fetchall()]
+                params: list[Any] = [artifact_id]
+                if after is not None:
+                    sql += " AND h.entry_id > ?"
+                    params.append(after)
+                if limit is not None:
+                    sql += " ORDER BY h.entry_id LIMIT ?"
+                    params.append(limit)
+                return [_vector_row(r) for r in db.execute(sql, params).fetchall()]
             out: list[VectorRow] = []
             for chunk in _chunks(list(entry_ids)):
                 out.extend(

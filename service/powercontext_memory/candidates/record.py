@@ -24,7 +24,7 @@ def _source_refs(refs: Sequence[SourceRef]) -> list[list[str]]:
 
 
 def encode(candidates: Sequence[EntryInput], suggestions: Sequence[Suggestion]) -> str:
-    """"" when there is nothing to keep (every write but EXTRACT)."""
+    """ "" when there is nothing to keep (every write but EXTRACT)."""
     if not candidates and not suggestions:
         return ""
     data: dict[str, Any] = {

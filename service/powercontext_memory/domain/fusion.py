@@ -73,6 +73,16 @@ def is_unit_norm(vector: npt.NDArray[Any]) -> bool:
     return abs(norm - 1.0) <= UNIT_NORM_TOLERANCE
 
 
+def valid_embedding_rows(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Per row of a (rows × dimension) float32 matrix: finite, not all zeros and unit-norm,
+    the checks of check_embedding done for many stored vectors at once."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = np.isfinite(matrix).all(axis=1)
+        norms = np.linalg.norm(matrix.astype(np.float64), axis=1)
+    nonzero = matrix.any(axis=1)
+    return finite & nonzero & (np.abs(norms - 1.0) <= UNIT_NORM_TOLERANCE)
+
+
 def check_embedding(vector: npt.ArrayLike, dimension: int) -> npt.NDArray[np.float32]:
     """Validate an embedding and return it as a new 1-D float32 array.
 

@@ -22,6 +22,7 @@ from ..domain.models import ArtifactRef, EmbeddingProfile
 from ..embedding.calibration import min_cosine
 
 _INITIAL_CAPACITY = 64
+LOAD_PAGE_ROWS = 4096  # rows per read when a memory's vectors are first loaded
 
 # (artifact_id, first, last) -> ids of the entries that revisions first..last changed.
 ChangedEntries = Callable[[str, int, int], Awaitable[set[str]]]
@@ -65,10 +66,21 @@ class MemoryVectors:
         if self.free:
             return self.free.pop()
         used = len(self.slots) + len(self.free)
-        if used == len(self.valid):
-            self.matrix = np.concatenate([self.matrix, np.zeros_like(self.matrix)])
-            self.valid = np.concatenate([self.valid, np.zeros_like(self.valid)])
+        self._reserve(used + 1)
         return used
+
+    def _reserve(self, rows: int) -> None:
+        """Room for `rows` slots, growing by doubling."""
+        capacity = len(self.valid)
+        if rows <= capacity:
+            return
+        while capacity < rows:
+            capacity = max(capacity * 2, _INITIAL_CAPACITY)
+        grown = np.zeros((capacity, self.dimension), dtype=np.float32)
+        grown[: len(self.matrix)] = self.matrix
+        valid = np.zeros(capacity, dtype=bool)
+        valid[: len(self.valid)] = self.valid
+        self.matrix, self.valid = grown, valid
 
     def remove(self, entry_id: str) -> None:
         self.invalid.discard(entry_id)
@@ -94,6 +106,39 @@ class MemoryVectors:
         self.valid[slot] = True
         self.slots[row.entry_id] = slot
         self.keys[slot] = (row.entry_id, row.entry_version_id, row.entry_content_hash)
+
+    def load(self, rows: Sequence[VectorRow], profile: EmbeddingProfile) -> None:
+        """Add one page of rows this memory does not hold yet (a first load): the bindings are
+        checked row by row, the vectors for the whole page at once (put() does one row)."""
+        if not self.store_vectors:
+            for row in rows:
+                self.put(row, profile)
+            return
+        width = 4 * self.dimension
+        bound: list[VectorRow] = []
+        for row in rows:
+            if row.embedding is not None and len(row.embedding) == width and is_bound(row, profile):
+                bound.append(row)
+            else:
+                self.invalid.add(row.entry_id)
+        if not bound:
+            return
+        page = np.frombuffer(b"".join(r.embedding or b"" for r in bound), dtype="<f4")
+        page = page.reshape(len(bound), self.dimension)
+        ok = fusion.valid_embedding_rows(page)
+        first = len(self.slots) + len(self.free)
+        kept = int(ok.sum())
+        self._reserve(first + kept)
+        self.matrix[first : first + kept] = page[ok]
+        self.valid[first : first + kept] = True
+        slot = first
+        for row, good in zip(bound, ok.tolist(), strict=True):
+            if not good:
+                self.invalid.add(row.entry_id)
+                continue
+            self.slots[row.entry_id] = slot
+            self.keys[slot] = (row.entry_id, row.entry_version_id, row.entry_content_hash)
+            slot += 1
 
     def nearest(self, query: npt.NDArray[np.float32], pool: int) -> list[VectorHit]:
         """Up to `pool` admitted rows by ascending L2 distance (unit vectors: d² = 2 − 2·cos)."""
@@ -205,9 +250,21 @@ class VectorIndex:
             self.store_vectors,
             min_cosine(self.profile),
         )
-        for row in await tx.vector_rows(head.artifact_id, None, with_vectors=self.store_vectors):
-            memory.put(row, self.profile)
-        return memory
+        # In pages: one read of 100,000 vectors outlasts the database timeout (sqlite-vec
+        # returns ~20,000 rows a second), and each page is checked without blocking the loop.
+        after: str | None = None
+        while True:
+            page = await tx.vector_rows(
+                head.artifact_id,
+                None,
+                with_vectors=self.store_vectors,
+                after=after,
+                limit=LOAD_PAGE_ROWS,
+            )
+            memory.load(page, self.profile)
+            if len(page) < LOAD_PAGE_ROWS:
+                return memory
+            after = page[-1].entry_id
 
     async def _refresh(self, tx: HotReads, memory: MemoryVectors, entries: set[str]) -> None:
         found = await tx.vector_rows(
