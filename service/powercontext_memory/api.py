@@ -51,6 +51,9 @@ class EntryInput:
     sources: Sequence[SourceRef] = ()
     artifacts: Sequence[ArtifactRef] = ()
     reason: str | None = None
+    # None: derived from the text (domain/descriptions.py). Tags: as given (validated there).
+    description: str | None = None
+    tags: Sequence[str] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,8 @@ class WriteResult:
 class MemoryView:
     revision: Revision
     head_revision: int
+    # The manifest and changes are not to be sent (asked for, or too large for one response).
+    content_omitted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +88,8 @@ class Hit:
     text: str
     score: float
     matched_by: tuple[str, ...]
+    description: str = ""
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,3 +138,100 @@ class Capabilities:
     # The candidate pipeline's deterministic adapters and configured model extractors.
     candidate_adapters: tuple[str, ...] = ()
     candidate_extractors: tuple[str, ...] = ()
+
+
+class TagMatch(enum.Enum):
+    ALL = "all"
+    ANY = "any"
+
+
+class EntryStatus(enum.Enum):
+    """Where an entry stands at a revision, as listings report it."""
+
+    ACTIVE = "active"
+    INACTIVE = "inactive"  # inactive and not merged
+    MERGED = "merged"  # inactive, folded into another entry by a Merge
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFilter:
+    """Kind and tag filters of Search, ListEntries and GetRecallManifest (empty: no filter).
+    Values are compared exactly as given (no normalization)."""
+
+    kinds: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    tag_match: TagMatch = TagMatch.ALL
+
+    @property
+    def empty(self) -> bool:
+        return not self.kinds and not self.tags
+
+
+NO_FILTER = EntryFilter()
+
+
+@dataclass(frozen=True, slots=True)
+class ListedEntry:
+    """One entry of a listing: metadata, and the text only when asked for."""
+
+    citation: Citation
+    kind: str
+    description: str  # "" for versions written before descriptions existed
+    status: EntryStatus
+    tags: tuple[str, ...]
+    entry_content_hash: str
+    merged_into: str | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecallManifestPage:
+    memory: ArtifactRef  # the revision read
+    items: list[ListedEntry]
+    next_page_token: str  # "" on the last page
+    empty_memory: bool  # no active entries at all at this revision
+
+
+@dataclass(frozen=True, slots=True)
+class EntryPage:
+    memory: ArtifactRef
+    entries: list[ListedEntry]
+    next_page_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class MergeResult:
+    memory: ArtifactRef
+    content_hash: str
+    changes: tuple[MemoryChange, ...]
+    result: EntryRef  # the new entry
+
+
+class RestoreOperation(enum.Enum):
+    RESTORE = "restore"
+    UNDO_MERGE = "undo_merge"
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreOutcome:
+    restored: tuple[EntryRef, ...] = ()
+    retired: tuple[EntryRef, ...] = ()
+    undone_merge_results: tuple[str, ...] = ()  # outermost first
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreResult:
+    memory: ArtifactRef
+    changed: bool
+    content_hash: str
+    changes: tuple[MemoryChange, ...]
+    outcome: RestoreOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class RestorePreview:
+    memory: ArtifactRef  # the head previewed
+    outcome: RestoreOutcome
+    would_change: bool
+    preview_token: str
+    expires_at_ms: int

@@ -143,22 +143,24 @@ def leaf_keys(
     return keys
 
 
+def manifest_entry_from_json(data: dict[str, Any]) -> ManifestEntry:
+    """One stored manifest row (the caller checks the rows re-encode to the stored bytes)."""
+    merged = data.get("merged_into_entry_id")
+    return ManifestEntry(
+        data["entry_id"],
+        data["entry_version_id"],
+        data["entry_content_hash"],
+        EntryState(data["state"]),
+        None if merged is None else str(merged),
+    )
+
+
 def leaf_from_row(row: RevisionRow, piece: ManifestPieceRow) -> manifest_pieces.Leaf:
     """A leaf piece, checked against its key and for being the canonical rows it says."""
     what = f"manifest_pieces[{piece.piece_key}]"
     body = _piece_body(row, piece.piece_key, {piece.piece_key: piece})
     try:
-        leaf = manifest_pieces.Leaf(
-            [
-                ManifestEntry(
-                    e["entry_id"],
-                    e["entry_version_id"],
-                    e["entry_content_hash"],
-                    EntryState(e["state"]),
-                )
-                for e in json.loads(f"[{body}]")
-            ]
-        )
+        leaf = manifest_pieces.Leaf([manifest_entry_from_json(e) for e in json.loads(f"[{body}]")])
     except (KeyError, TypeError, ValueError) as exc:
         raise _loss(what, f"body does not parse ({exc})") from exc
     if leaf.key != piece.piece_key or not leaf.entries:
@@ -211,15 +213,7 @@ def revision_from_row(row: RevisionRow) -> Revision:
     try:
         data = json.loads(raw)
         manifest = data["manifest"]
-        entries = tuple(
-            ManifestEntry(
-                e["entry_id"],
-                e["entry_version_id"],
-                e["entry_content_hash"],
-                EntryState(e["state"]),
-            )
-            for e in manifest["entries"]
-        )
+        entries = tuple(manifest_entry_from_json(e) for e in manifest["entries"])
         changes = tuple(_change_from_json(c) for c in data["changes"])
         content = MemoryContent(entries, changes)
         if content.canonical_bytes != raw:

@@ -26,6 +26,9 @@ from collections.abc import Iterable
 from typing import Final
 
 ENTRY_CONTENT_PREFIX: Final = b"powercontext:entry-content:v1\x00"
+# Entry content that carries a description (and maybe tags): every version written since
+# descriptions exist. Versions without one keep v1, so their stored hashes still verify.
+ENTRY_CONTENT_V2_PREFIX: Final = b"powercontext:entry-content:v2\x00"
 EMBEDDING_CONTENT_PREFIX: Final = b"powercontext:embedding-content:v1\x00"
 SOURCE_CONTENT_PREFIX: Final = b"powercontext:source-content:v1\x00"
 

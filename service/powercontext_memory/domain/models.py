@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .canonical import (
     EMBEDDING_CONTENT_PREFIX,
     ENTRY_CONTENT_PREFIX,
+    ENTRY_CONTENT_V2_PREFIX,
     canonical_json,
     prefixed_sha256,
     sha256_hex,
@@ -107,32 +108,61 @@ def normalize_artifact_refs(
 
 @dataclass(frozen=True, slots=True)
 class EntryContent:
-    """What an entry version says and what directly supports it; all of it is hashed."""
+    """What an entry version says and what directly supports it; all of it is hashed.
+
+    Two hash versions: content without a description (every version written before
+    descriptions existed) hashes exactly as it always did (v1: artifact_refs, kind,
+    source_refs, text); content with a description hashes as v2, whose canonical JSON adds
+    "description" and "tags" under its own prefix. Tags need a description (v2).
+    """
 
     kind: str
     text: str
     source_refs: tuple[SourceRef, ...] = ()
     artifact_refs: tuple[ArtifactRef, ...] = ()
+    description: str | None = None
+    tags: tuple[str, ...] = ()  # sorted, distinct (domain/descriptions.py validates)
+
+    @property
+    def hash_version(self) -> int:
+        return 1 if self.description is None else 2
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "artifact_refs": [r.to_json() for r in self.artifact_refs],
             "kind": self.kind,
             "source_refs": [r.to_json() for r in self.source_refs],
             "text": self.text,
         }
+        if self.description is not None:
+            data["description"] = self.description
+            data["tags"] = list(self.tags)
+        return data
 
     def canonical_bytes(self) -> bytes:
         """Same bytes as canonical_json(to_json()), assembled from pieces (on every read)."""
+        if self.description is None:
+            if self.tags:
+                raise ValueError("entry content with tags must carry a description (v2)")
+            return (
+                f'{{"artifact_refs":{artifact_refs_json(self.artifact_refs)},'
+                f'"kind":{_json_string(self.kind)},'
+                f'"source_refs":{source_refs_json(self.source_refs)},'
+                f'"text":{_json_string(self.text)}}}'
+            ).encode()
+        tags = ",".join(_json_string(t) for t in self.tags)
         return (
             f'{{"artifact_refs":{artifact_refs_json(self.artifact_refs)},'
+            f'"description":{_json_string(self.description)},'
             f'"kind":{_json_string(self.kind)},'
             f'"source_refs":{source_refs_json(self.source_refs)},'
+            f'"tags":[{tags}],'
             f'"text":{_json_string(self.text)}}}'
         ).encode()
 
     def content_hash(self) -> str:
-        return prefixed_sha256(ENTRY_CONTENT_PREFIX, self.canonical_bytes())
+        prefix = ENTRY_CONTENT_PREFIX if self.description is None else ENTRY_CONTENT_V2_PREFIX
+        return prefixed_sha256(prefix, self.canonical_bytes())
 
     def normalized(self) -> EntryContent:
         return EntryContent(
@@ -140,6 +170,8 @@ class EntryContent:
             self.text,
             normalize_source_refs(self.source_refs),
             normalize_artifact_refs(self.artifact_refs),
+            self.description,
+            tuple(sorted(set(self.tags))),
         )
 
 
@@ -161,6 +193,9 @@ class ManifestEntry:
     entry_version_id: str
     entry_content_hash: str
     state: EntryState
+    # The entry a Merge folded this (inactive) entry into. The key is absent from the canonical
+    # row when None, so every manifest written before merges existed hashes as it did.
+    merged_into: str | None = None
     # Canonical JSON of this row, built once: unchanged rows are shared between revisions, so a
     # commit re-encodes only the rows it changes.
     canonical: str = field(init=False, repr=False, compare=False)
@@ -168,20 +203,28 @@ class ManifestEntry:
     def __post_init__(self) -> None:
         # Exact JCS for IDs that need no JSON escaping (ours are validated ASCII without quotes,
         # backslashes or controls); stored content is re-checked against its bytes when read.
+        merged = "" if self.merged_into is None else f'"merged_into_entry_id":"{self.merged_into}",'
         object.__setattr__(
             self,
             "canonical",
             f'{{"entry_content_hash":"{self.entry_content_hash}","entry_id":"{self.entry_id}",'
-            f'"entry_version_id":"{self.entry_version_id}","state":"{self.state.value}"}}',
+            f'"entry_version_id":"{self.entry_version_id}",{merged}"state":"{self.state.value}"}}',
         )
 
+    @property
+    def is_merged(self) -> bool:
+        return self.merged_into is not None
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "entry_content_hash": self.entry_content_hash,
             "entry_id": self.entry_id,
             "entry_version_id": self.entry_version_id,
             "state": self.state.value,
         }
+        if self.merged_into is not None:
+            data["merged_into_entry_id"] = self.merged_into
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,12 @@ class OrganizeStep(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ORGANIZE_STEP_UNSPECIFIED: _ClassVar[OrganizeStep]
     ORGANIZE_STEP_DEDUPE: _ClassVar[OrganizeStep]
     ORGANIZE_STEP_NORMALIZE: _ClassVar[OrganizeStep]
+
+class RecallManifestCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RECALL_MANIFEST_CODE_UNSPECIFIED: _ClassVar[RecallManifestCode]
+    RECALL_MANIFEST_CODE_PAGE: _ClassVar[RecallManifestCode]
+    RECALL_MANIFEST_CODE_EMPTY_MEMORY: _ClassVar[RecallManifestCode]
 REMEMBER_MODE_UNSPECIFIED: RememberMode
 REMEMBER_MODE_AUTO: RememberMode
 REMEMBER_MODE_APPEND: RememberMode
@@ -43,6 +49,9 @@ ENTRY_OUTCOME_DUPLICATE: EntryOutcome
 ORGANIZE_STEP_UNSPECIFIED: OrganizeStep
 ORGANIZE_STEP_DEDUPE: OrganizeStep
 ORGANIZE_STEP_NORMALIZE: OrganizeStep
+RECALL_MANIFEST_CODE_UNSPECIFIED: RecallManifestCode
+RECALL_MANIFEST_CODE_PAGE: RecallManifestCode
+RECALL_MANIFEST_CODE_EMPTY_MEMORY: RecallManifestCode
 
 class PutSourceRequest(_message.Message):
     __slots__ = ("kind", "uri", "media_type", "content", "metadata")
@@ -202,13 +211,15 @@ class OrganizeResponse(_message.Message):
     def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ...) -> None: ...
 
 class GetMemoryRequest(_message.Message):
-    __slots__ = ("memory",)
+    __slots__ = ("memory", "metadata_only")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
+    METADATA_ONLY_FIELD_NUMBER: _ClassVar[int]
     memory: _types_pb2.ArtifactRef
-    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ...) -> None: ...
+    metadata_only: bool
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., metadata_only: _Optional[bool] = ...) -> None: ...
 
 class GetMemoryResponse(_message.Message):
-    __slots__ = ("memory", "content", "content_hash", "lineage", "committed_at", "head_revision", "active_entries", "inactive_entries")
+    __slots__ = ("memory", "content", "content_hash", "lineage", "committed_at", "head_revision", "active_entries", "inactive_entries", "content_omitted")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
@@ -217,6 +228,7 @@ class GetMemoryResponse(_message.Message):
     HEAD_REVISION_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
     INACTIVE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_OMITTED_FIELD_NUMBER: _ClassVar[int]
     memory: _types_pb2.ArtifactRef
     content: _types_pb2.MemoryContent
     content_hash: str
@@ -225,7 +237,8 @@ class GetMemoryResponse(_message.Message):
     head_revision: int
     active_entries: int
     inactive_entries: int
-    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., content: _Optional[_Union[_types_pb2.MemoryContent, _Mapping]] = ..., content_hash: _Optional[str] = ..., lineage: _Optional[_Union[_types_pb2.Lineage, _Mapping]] = ..., committed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., head_revision: _Optional[int] = ..., active_entries: _Optional[int] = ..., inactive_entries: _Optional[int] = ...) -> None: ...
+    content_omitted: bool
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., content: _Optional[_Union[_types_pb2.MemoryContent, _Mapping]] = ..., content_hash: _Optional[str] = ..., lineage: _Optional[_Union[_types_pb2.Lineage, _Mapping]] = ..., committed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., head_revision: _Optional[int] = ..., active_entries: _Optional[int] = ..., inactive_entries: _Optional[int] = ..., content_omitted: _Optional[bool] = ...) -> None: ...
 
 class ChangesRequest(_message.Message):
     __slots__ = ("memory", "since_revision", "since_ref", "follow")
@@ -268,16 +281,24 @@ class ChangesResponse(_message.Message):
     def __init__(self, revision: _Optional[_Union[RevisionChanges, _Mapping]] = ..., progress: _Optional[_Union[ChangesProgress, _Mapping]] = ...) -> None: ...
 
 class SearchRequest(_message.Message):
-    __slots__ = ("query", "memories", "limit", "mode")
+    __slots__ = ("query", "memories", "limit", "mode", "kinds", "tags", "tag_match", "min_score")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     MEMORIES_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    TAG_MATCH_FIELD_NUMBER: _ClassVar[int]
+    MIN_SCORE_FIELD_NUMBER: _ClassVar[int]
     query: str
     memories: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
     limit: int
     mode: _types_pb2.SearchMode
-    def __init__(self, query: _Optional[str] = ..., memories: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., limit: _Optional[int] = ..., mode: _Optional[_Union[_types_pb2.SearchMode, str]] = ...) -> None: ...
+    kinds: _containers.RepeatedScalarFieldContainer[str]
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    tag_match: _types_pb2.TagMatch
+    min_score: float
+    def __init__(self, query: _Optional[str] = ..., memories: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., limit: _Optional[int] = ..., mode: _Optional[_Union[_types_pb2.SearchMode, str]] = ..., kinds: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_match: _Optional[_Union[_types_pb2.TagMatch, str]] = ..., min_score: _Optional[float] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
     __slots__ = ("hits", "mode", "fallback_reason")
@@ -342,3 +363,175 @@ class PrepareContextResponse(_message.Message):
     memories: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
     omitted_entries: int
     def __init__(self, block: _Optional[str] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.ContextEntry, _Mapping]]] = ..., memories: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., omitted_entries: _Optional[int] = ...) -> None: ...
+
+class GetRecallManifestRequest(_message.Message):
+    __slots__ = ("memory", "page_size", "page_token", "kinds", "tags", "tag_match")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    TAG_MATCH_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    page_size: int
+    page_token: str
+    kinds: _containers.RepeatedScalarFieldContainer[str]
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    tag_match: _types_pb2.TagMatch
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., kinds: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_match: _Optional[_Union[_types_pb2.TagMatch, str]] = ...) -> None: ...
+
+class GetRecallManifestResponse(_message.Message):
+    __slots__ = ("memory", "items", "next_page_token", "code")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    items: _containers.RepeatedCompositeFieldContainer[_types_pb2.ListedEntry]
+    next_page_token: str
+    code: RecallManifestCode
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., items: _Optional[_Iterable[_Union[_types_pb2.ListedEntry, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., code: _Optional[_Union[RecallManifestCode, str]] = ...) -> None: ...
+
+class ListEntriesRequest(_message.Message):
+    __slots__ = ("memory", "page_size", "page_token", "statuses", "kinds", "tags", "tag_match", "include_text")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    STATUSES_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    TAG_MATCH_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_TEXT_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    page_size: int
+    page_token: str
+    statuses: _containers.RepeatedScalarFieldContainer[_types_pb2.EntryStatus]
+    kinds: _containers.RepeatedScalarFieldContainer[str]
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    tag_match: _types_pb2.TagMatch
+    include_text: bool
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., statuses: _Optional[_Iterable[_Union[_types_pb2.EntryStatus, str]]] = ..., kinds: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_match: _Optional[_Union[_types_pb2.TagMatch, str]] = ..., include_text: _Optional[bool] = ...) -> None: ...
+
+class ListEntriesResponse(_message.Message):
+    __slots__ = ("memory", "entries", "next_page_token")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    entries: _containers.RepeatedCompositeFieldContainer[_types_pb2.ListedEntry]
+    next_page_token: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., entries: _Optional[_Iterable[_Union[_types_pb2.ListedEntry, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class MergeRequest(_message.Message):
+    __slots__ = ("memory", "inputs", "kind", "text", "description", "tags", "sources", "artifacts", "reason")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    INPUTS_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    inputs: _containers.RepeatedCompositeFieldContainer[_types_pb2.EntryRef]
+    kind: str
+    text: str
+    description: str
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    sources: _containers.RepeatedCompositeFieldContainer[_types_pb2.SourceRef]
+    artifacts: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
+    reason: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., inputs: _Optional[_Iterable[_Union[_types_pb2.EntryRef, _Mapping]]] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., description: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., sources: _Optional[_Iterable[_Union[_types_pb2.SourceRef, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class MergeResponse(_message.Message):
+    __slots__ = ("memory", "content_hash", "changes", "result")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    content_hash: str
+    changes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MemoryChange]
+    result: _types_pb2.EntryRef
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ..., result: _Optional[_Union[_types_pb2.EntryRef, _Mapping]] = ...) -> None: ...
+
+class RestoreRequest(_message.Message):
+    __slots__ = ("memory", "entry_id", "entry_version_id", "preview_token", "reason")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
+    PREVIEW_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    entry_id: str
+    entry_version_id: str
+    preview_token: str
+    reason: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ..., preview_token: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class RestoreResponse(_message.Message):
+    __slots__ = ("memory", "changed", "content_hash", "changes", "outcome")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CHANGED_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    changed: bool
+    content_hash: str
+    changes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MemoryChange]
+    outcome: _types_pb2.RestoreOutcome
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ..., outcome: _Optional[_Union[_types_pb2.RestoreOutcome, _Mapping]] = ...) -> None: ...
+
+class UndoMergeRequest(_message.Message):
+    __slots__ = ("memory", "entry_id", "preview_token", "reason")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
+    PREVIEW_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    entry_id: str
+    preview_token: str
+    reason: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., entry_id: _Optional[str] = ..., preview_token: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class UndoMergeResponse(_message.Message):
+    __slots__ = ("memory", "changed", "content_hash", "changes", "outcome")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CHANGED_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    changed: bool
+    content_hash: str
+    changes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MemoryChange]
+    outcome: _types_pb2.RestoreOutcome
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., changed: _Optional[bool] = ..., content_hash: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[_types_pb2.MemoryChange, _Mapping]]] = ..., outcome: _Optional[_Union[_types_pb2.RestoreOutcome, _Mapping]] = ...) -> None: ...
+
+class PreviewRestoreRequest(_message.Message):
+    __slots__ = ("memory", "operation", "entry_id", "entry_version_id")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    OPERATION_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    operation: _types_pb2.RestoreOperation
+    entry_id: str
+    entry_version_id: str
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., operation: _Optional[_Union[_types_pb2.RestoreOperation, str]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ...) -> None: ...
+
+class PreviewRestoreResponse(_message.Message):
+    __slots__ = ("memory", "outcome", "would_change", "preview_token", "expires_at")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    WOULD_CHANGE_FIELD_NUMBER: _ClassVar[int]
+    PREVIEW_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    memory: _types_pb2.ArtifactRef
+    outcome: _types_pb2.RestoreOutcome
+    would_change: bool
+    preview_token: str
+    expires_at: _timestamp_pb2.Timestamp
+    def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., outcome: _Optional[_Union[_types_pb2.RestoreOutcome, _Mapping]] = ..., would_change: _Optional[bool] = ..., preview_token: _Optional[str] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...

@@ -100,6 +100,36 @@ class MemoryServiceStub:
                 request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextRequest.SerializeToString,
                 response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextResponse.FromString,
                 _registered_method=True)
+        self.GetRecallManifest = channel.unary_unary(
+                '/powercontext.memory.v1.MemoryService/GetRecallManifest',
+                request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetRecallManifestRequest.SerializeToString,
+                response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetRecallManifestResponse.FromString,
+                _registered_method=True)
+        self.ListEntries = channel.unary_unary(
+                '/powercontext.memory.v1.MemoryService/ListEntries',
+                request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListEntriesRequest.SerializeToString,
+                response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListEntriesResponse.FromString,
+                _registered_method=True)
+        self.Merge = channel.unary_unary(
+                '/powercontext.memory.v1.MemoryService/Merge',
+                request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.MergeRequest.SerializeToString,
+                response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.MergeResponse.FromString,
+                _registered_method=True)
+        self.Restore = channel.unary_unary(
+                '/powercontext.memory.v1.MemoryService/Restore',
+                request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.RestoreRequest.SerializeToString,
+                response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.RestoreResponse.FromString,
+                _registered_method=True)
+        self.UndoMerge = channel.unary_unary(
+                '/powercontext.memory.v1.MemoryService/UndoMerge',
+                request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.UndoMergeRequest.SerializeToString,
+                response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.UndoMergeResponse.FromString,
+                _registered_method=True)
+        self.PreviewRestore = channel.unary_unary(
+                '/powercontext.memory.v1.MemoryService/PreviewRestore',
+                request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreRequest.SerializeToString,
+                response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -196,6 +226,52 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetRecallManifest(self, request, context):
+        """Metadata of the active entries (citation, kind, description, tags), never their text,
+        a page at a time by entry id. Choose what to read, then Expand the citations.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListEntries(self, request, context):
+        """Entries filtered by status, kind and tags, a page at a time by entry id; text on request.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Merge(self, request, context):
+        """Folds two or more active entries into one new entry in one revision; the inputs become
+        merged (inactive, pointing at the result) and their citations stay resolvable.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Restore(self, request, context):
+        """Brings an entry back: a forgotten entry is reactivated, a merged one by undoing the merges
+        that froze it; optionally as a chosen historical version.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UndoMerge(self, request, context):
+        """Undoes the merge that produced an entry (and the later merges that froze that entry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PreviewRestore(self, request, context):
+        """What a Restore or UndoMerge would do, with a signed token that applies exactly that while
+        nothing relevant has changed. Writes nothing and holds no lock.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -258,6 +334,36 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.PrepareContext,
                     request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextRequest.FromString,
                     response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextResponse.SerializeToString,
+            ),
+            'GetRecallManifest': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRecallManifest,
+                    request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetRecallManifestRequest.FromString,
+                    response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetRecallManifestResponse.SerializeToString,
+            ),
+            'ListEntries': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListEntries,
+                    request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListEntriesRequest.FromString,
+                    response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListEntriesResponse.SerializeToString,
+            ),
+            'Merge': grpc.unary_unary_rpc_method_handler(
+                    servicer.Merge,
+                    request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.MergeRequest.FromString,
+                    response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.MergeResponse.SerializeToString,
+            ),
+            'Restore': grpc.unary_unary_rpc_method_handler(
+                    servicer.Restore,
+                    request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.RestoreRequest.FromString,
+                    response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.RestoreResponse.SerializeToString,
+            ),
+            'UndoMerge': grpc.unary_unary_rpc_method_handler(
+                    servicer.UndoMerge,
+                    request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.UndoMergeRequest.FromString,
+                    response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.UndoMergeResponse.SerializeToString,
+            ),
+            'PreviewRestore': grpc.unary_unary_rpc_method_handler(
+                    servicer.PreviewRestore,
+                    request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreRequest.FromString,
+                    response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -590,6 +696,168 @@ class MemoryService:
             '/powercontext.memory.v1.MemoryService/PrepareContext',
             powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextRequest.SerializeToString,
             powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PrepareContextResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRecallManifest(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/powercontext.memory.v1.MemoryService/GetRecallManifest',
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetRecallManifestRequest.SerializeToString,
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.GetRecallManifestResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListEntries(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/powercontext.memory.v1.MemoryService/ListEntries',
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListEntriesRequest.SerializeToString,
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListEntriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Merge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/powercontext.memory.v1.MemoryService/Merge',
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.MergeRequest.SerializeToString,
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.MergeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Restore(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/powercontext.memory.v1.MemoryService/Restore',
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.RestoreRequest.SerializeToString,
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.RestoreResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UndoMerge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/powercontext.memory.v1.MemoryService/UndoMerge',
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.UndoMergeRequest.SerializeToString,
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.UndoMergeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PreviewRestore(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/powercontext.memory.v1.MemoryService/PreviewRestore',
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreRequest.SerializeToString,
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreResponse.FromString,
             options,
             channel_credentials,
             insecure,

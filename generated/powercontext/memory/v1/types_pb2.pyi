@@ -38,6 +38,25 @@ class SearchChannel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEARCH_CHANNEL_FTS: _ClassVar[SearchChannel]
     SEARCH_CHANNEL_VECTOR: _ClassVar[SearchChannel]
 
+class TagMatch(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TAG_MATCH_UNSPECIFIED: _ClassVar[TagMatch]
+    TAG_MATCH_ALL: _ClassVar[TagMatch]
+    TAG_MATCH_ANY: _ClassVar[TagMatch]
+
+class EntryStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ENTRY_STATUS_UNSPECIFIED: _ClassVar[EntryStatus]
+    ENTRY_STATUS_ACTIVE: _ClassVar[EntryStatus]
+    ENTRY_STATUS_INACTIVE: _ClassVar[EntryStatus]
+    ENTRY_STATUS_MERGED: _ClassVar[EntryStatus]
+
+class RestoreOperation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RESTORE_OPERATION_UNSPECIFIED: _ClassVar[RestoreOperation]
+    RESTORE_OPERATION_RESTORE: _ClassVar[RestoreOperation]
+    RESTORE_OPERATION_UNDO_MERGE: _ClassVar[RestoreOperation]
+
 class SuggestionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     SUGGESTION_KIND_UNSPECIFIED: _ClassVar[SuggestionKind]
@@ -66,6 +85,16 @@ SEARCH_MODE_HYBRID: SearchMode
 SEARCH_CHANNEL_UNSPECIFIED: SearchChannel
 SEARCH_CHANNEL_FTS: SearchChannel
 SEARCH_CHANNEL_VECTOR: SearchChannel
+TAG_MATCH_UNSPECIFIED: TagMatch
+TAG_MATCH_ALL: TagMatch
+TAG_MATCH_ANY: TagMatch
+ENTRY_STATUS_UNSPECIFIED: EntryStatus
+ENTRY_STATUS_ACTIVE: EntryStatus
+ENTRY_STATUS_INACTIVE: EntryStatus
+ENTRY_STATUS_MERGED: EntryStatus
+RESTORE_OPERATION_UNSPECIFIED: RestoreOperation
+RESTORE_OPERATION_RESTORE: RestoreOperation
+RESTORE_OPERATION_UNDO_MERGE: RestoreOperation
 SUGGESTION_KIND_UNSPECIFIED: SuggestionKind
 SUGGESTION_KIND_FORGET: SuggestionKind
 SUGGESTION_KIND_AMBIGUOUS: SuggestionKind
@@ -118,16 +147,18 @@ class Source(_message.Message):
     def __init__(self, source_id: _Optional[str] = ..., kind: _Optional[str] = ..., uri: _Optional[str] = ..., media_type: _Optional[str] = ..., content: _Optional[bytes] = ..., metadata: _Optional[_Mapping[str, str]] = ..., content_hash: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class MemoryManifestEntry(_message.Message):
-    __slots__ = ("entry_id", "entry_version_id", "entry_content_hash", "state")
+    __slots__ = ("entry_id", "entry_version_id", "entry_content_hash", "state", "merged_into_entry_id")
     ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
     ENTRY_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
     ENTRY_CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    MERGED_INTO_ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
     entry_id: str
     entry_version_id: str
     entry_content_hash: str
     state: EntryState
-    def __init__(self, entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ..., entry_content_hash: _Optional[str] = ..., state: _Optional[_Union[EntryState, str]] = ...) -> None: ...
+    merged_into_entry_id: str
+    def __init__(self, entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ..., entry_content_hash: _Optional[str] = ..., state: _Optional[_Union[EntryState, str]] = ..., merged_into_entry_id: _Optional[str] = ...) -> None: ...
 
 class MemoryManifest(_message.Message):
     __slots__ = ("format", "entries")
@@ -172,7 +203,7 @@ class Lineage(_message.Message):
     def __init__(self, operation: _Optional[str] = ..., sources: _Optional[_Iterable[_Union[SourceRef, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[ArtifactRef, _Mapping]]] = ...) -> None: ...
 
 class EntryVersion(_message.Message):
-    __slots__ = ("memory_artifact_id", "entry_id", "entry_version_id", "version", "previous_version_id", "kind", "text", "source_refs", "artifact_refs", "entry_content_hash", "created_in_revision")
+    __slots__ = ("memory_artifact_id", "entry_id", "entry_version_id", "version", "previous_version_id", "kind", "text", "source_refs", "artifact_refs", "entry_content_hash", "created_in_revision", "description", "tags")
     MEMORY_ARTIFACT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
     ENTRY_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
@@ -184,6 +215,8 @@ class EntryVersion(_message.Message):
     ARTIFACT_REFS_FIELD_NUMBER: _ClassVar[int]
     ENTRY_CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
     CREATED_IN_REVISION_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
     memory_artifact_id: str
     entry_id: str
     entry_version_id: str
@@ -195,7 +228,9 @@ class EntryVersion(_message.Message):
     artifact_refs: _containers.RepeatedCompositeFieldContainer[ArtifactRef]
     entry_content_hash: str
     created_in_revision: int
-    def __init__(self, memory_artifact_id: _Optional[str] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ..., version: _Optional[int] = ..., previous_version_id: _Optional[str] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., source_refs: _Optional[_Iterable[_Union[SourceRef, _Mapping]]] = ..., artifact_refs: _Optional[_Iterable[_Union[ArtifactRef, _Mapping]]] = ..., entry_content_hash: _Optional[str] = ..., created_in_revision: _Optional[int] = ...) -> None: ...
+    description: str
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, memory_artifact_id: _Optional[str] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ..., version: _Optional[int] = ..., previous_version_id: _Optional[str] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., source_refs: _Optional[_Iterable[_Union[SourceRef, _Mapping]]] = ..., artifact_refs: _Optional[_Iterable[_Union[ArtifactRef, _Mapping]]] = ..., entry_content_hash: _Optional[str] = ..., created_in_revision: _Optional[int] = ..., description: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class EntryRef(_message.Message):
     __slots__ = ("entry_id", "entry_version_id")
@@ -206,20 +241,24 @@ class EntryRef(_message.Message):
     def __init__(self, entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ...) -> None: ...
 
 class EntryInput(_message.Message):
-    __slots__ = ("entry", "kind", "text", "sources", "artifacts", "reason")
+    __slots__ = ("entry", "kind", "text", "sources", "artifacts", "reason", "description", "tags")
     ENTRY_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     SOURCES_FIELD_NUMBER: _ClassVar[int]
     ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
     entry: EntryRef
     kind: str
     text: str
     sources: _containers.RepeatedCompositeFieldContainer[SourceRef]
     artifacts: _containers.RepeatedCompositeFieldContainer[ArtifactRef]
     reason: str
-    def __init__(self, entry: _Optional[_Union[EntryRef, _Mapping]] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., sources: _Optional[_Iterable[_Union[SourceRef, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[ArtifactRef, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
+    description: str
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, entry: _Optional[_Union[EntryRef, _Mapping]] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., sources: _Optional[_Iterable[_Union[SourceRef, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[ArtifactRef, _Mapping]]] = ..., reason: _Optional[str] = ..., description: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Citation(_message.Message):
     __slots__ = ("memory_ref", "entry_id", "entry_version_id")
@@ -232,7 +271,7 @@ class Citation(_message.Message):
     def __init__(self, memory_ref: _Optional[_Union[ArtifactRef, _Mapping]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ...) -> None: ...
 
 class Hit(_message.Message):
-    __slots__ = ("memory_ref", "entry_id", "entry_version_id", "entry_content_hash", "kind", "text", "score", "matched_by")
+    __slots__ = ("memory_ref", "entry_id", "entry_version_id", "entry_content_hash", "kind", "text", "score", "matched_by", "description", "tags")
     MEMORY_REF_FIELD_NUMBER: _ClassVar[int]
     ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
     ENTRY_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
@@ -241,6 +280,8 @@ class Hit(_message.Message):
     TEXT_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     MATCHED_BY_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
     memory_ref: ArtifactRef
     entry_id: str
     entry_version_id: str
@@ -249,7 +290,39 @@ class Hit(_message.Message):
     text: str
     score: float
     matched_by: _containers.RepeatedScalarFieldContainer[SearchChannel]
-    def __init__(self, memory_ref: _Optional[_Union[ArtifactRef, _Mapping]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ..., entry_content_hash: _Optional[str] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., matched_by: _Optional[_Iterable[_Union[SearchChannel, str]]] = ...) -> None: ...
+    description: str
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, memory_ref: _Optional[_Union[ArtifactRef, _Mapping]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ..., entry_content_hash: _Optional[str] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., matched_by: _Optional[_Iterable[_Union[SearchChannel, str]]] = ..., description: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListedEntry(_message.Message):
+    __slots__ = ("citation", "kind", "description", "status", "tags", "entry_content_hash", "merged_into_entry_id", "text")
+    CITATION_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    MERGED_INTO_ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    citation: Citation
+    kind: str
+    description: str
+    status: EntryStatus
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    entry_content_hash: str
+    merged_into_entry_id: str
+    text: str
+    def __init__(self, citation: _Optional[_Union[Citation, _Mapping]] = ..., kind: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[EntryStatus, str]] = ..., tags: _Optional[_Iterable[str]] = ..., entry_content_hash: _Optional[str] = ..., merged_into_entry_id: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+
+class RestoreOutcome(_message.Message):
+    __slots__ = ("restored", "retired", "undone_merge_results")
+    RESTORED_FIELD_NUMBER: _ClassVar[int]
+    RETIRED_FIELD_NUMBER: _ClassVar[int]
+    UNDONE_MERGE_RESULTS_FIELD_NUMBER: _ClassVar[int]
+    restored: _containers.RepeatedCompositeFieldContainer[EntryRef]
+    retired: _containers.RepeatedCompositeFieldContainer[EntryRef]
+    undone_merge_results: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, restored: _Optional[_Iterable[_Union[EntryRef, _Mapping]]] = ..., retired: _Optional[_Iterable[_Union[EntryRef, _Mapping]]] = ..., undone_merge_results: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class EmbeddingProfile(_message.Message):
     __slots__ = ("profile_id", "model", "dimension", "distance", "normalization")
