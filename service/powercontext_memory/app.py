@@ -14,6 +14,7 @@ from .candidates.port import Extractor
 from .domain.lifecycle import IdFactory, random_id
 from .embedding.base import EmbeddingModel
 from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
+from .security.signing import TokenSigner
 from .streams import StreamLimits
 
 logger = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ async def open_service(
         progress_interval=progress_interval,
         id_factory=id_factory,
         pipeline=CandidatePipeline([extractor] if extractor is not None else []),
+        signer=await TokenSigner.load(backend),
     )
     if stream_limits is not None:
         service.streams = stream_limits

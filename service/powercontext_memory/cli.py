@@ -702,6 +702,17 @@ def tokens_command(args: argparse.Namespace) -> int:
     return tokens.run(args)
 
 
+# -- admin: signing keys of page and preview tokens (admin/signing_keys.py) ---------------------
+
+
+def rotate_signing_key_command(args: argparse.Namespace) -> int:
+    if not is_oceanbase_dsn(args.database) and not _existing_database(args.database):
+        return 2
+    from .admin import signing_keys
+
+    return signing_keys.run(args)
+
+
 # -- admin: export, import, backup (admin/transfer.py) -------------------------------------------
 
 
@@ -788,6 +799,13 @@ COMMANDS: list[Command] = [
         "bearer tokens for clients: create (shown once), list, revoke",
         _tokens_arguments,
         tokens_command,
+    ),
+    Command(
+        "rotate-signing-key",
+        "add a new key for page and preview tokens and keep only the previous one (older "
+        "keys' tokens are refused); running servers take it within a minute",
+        _database_argument,
+        rotate_signing_key_command,
     ),
     Command(
         "export",

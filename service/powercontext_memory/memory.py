@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import functools
 import logging
+import math
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Concatenate, ParamSpec
@@ -20,14 +21,23 @@ from typing import TYPE_CHECKING, Concatenate, ParamSpec
 import numpy as np
 import numpy.typing as npt
 
-from . import follow
+from . import follow, listing
 from .api import (
+    NO_FILTER,
     Capabilities,
+    EntryFilter,
     EntryInput,
+    EntryPage,
+    EntryStatus,
     ExpandedEntry,
     Hit,
     MemoryView,
+    MergeResult,
+    RecallManifestPage,
     RememberMode,
+    RestoreOperation,
+    RestorePreview,
+    RestoreResult,
     RevisionChanges,
     SearchMode,
     SearchResult,
@@ -52,7 +62,6 @@ from .domain.lifecycle import EntryRef, EntryResult, OrganizeStep
 from .domain.models import (
     ArtifactRef,
     Citation,
-    EntryContent,
     EntryState,
     EntryVersion,
     Lineage,
@@ -63,11 +72,14 @@ from .domain.models import (
 )
 from .embedding.base import EmbeddingModel, EmbeddingUnavailableError
 from .follow import Progress
+from .listing import GET_MEMORY_MAX_BYTES, checked_filter, estimated_size
+from .merging import MergeOperations
 from .notifier import HeadWatcher
 from .observer import NO_OBSERVER, ServiceObserver
 from .search.searcher import Searcher
 from .security.caller import current_caller
 from .security.secrets import content_text, find_secret
+from .security.signing import TokenSigner
 from .streams import StreamLimits
 
 if TYPE_CHECKING:
@@ -128,8 +140,16 @@ class MemoryService:
         id_factory: lifecycle.IdFactory = lifecycle.random_id,
         progress_interval: float = DEFAULT_PROGRESS_INTERVAL,
         pipeline: CandidatePipeline | None = None,
+        signer: TokenSigner | None = None,
     ) -> None:
         self.backend = backend
+        # Signs page and preview tokens with the database's keys (app.open_service loads
+        # them); without one, an ephemeral key (tokens die with this object).
+        self.signer = signer or TokenSigner.ephemeral()
+        # Merge, Restore, UndoMerge, PreviewRestore (merging.py; preview expiry is set there).
+        self.merging = MergeOperations(self)
+        # GetMemory leaves the manifest out past this (a default gRPC client takes 4 MiB).
+        self.get_memory_max_bytes = GET_MEMORY_MAX_BYTES
         self.searcher = Searcher(backend)
         self.embedding = embedding
         # Remember EXTRACT (candidates/): deterministic adapters, plus any model extractor.
@@ -464,6 +484,45 @@ class MemoryService:
         plan = lifecycle.plan_organize(base, steps, Lineage("organize"), versions, self._new_id)
         return await self._finish(base, plan, (), scope)
 
+    # -- merge and restore (merging.py) ---------------------------------------------------------
+
+    async def merge(
+        self,
+        memory: ArtifactRef,
+        inputs: Sequence[EntryRef],
+        result: EntryInput,
+        reason: str | None,
+    ) -> MergeResult:
+        """Fold active entries into one new entry (result.sources/artifacts: the operation's
+        evidence; result.target must be None)."""
+        return await self.merging.merge(memory, inputs, result, reason)
+
+    async def restore(
+        self,
+        memory: ArtifactRef,
+        entry_id: str,
+        entry_version_id: str | None,
+        preview_token: str,
+        reason: str | None,
+    ) -> RestoreResult:
+        return await self.merging.restore(
+            memory, entry_id, entry_version_id, preview_token, reason
+        )
+
+    async def undo_merge(
+        self, memory: ArtifactRef, entry_id: str, preview_token: str, reason: str | None
+    ) -> RestoreResult:
+        return await self.merging.undo_merge(memory, entry_id, preview_token, reason)
+
+    async def preview_restore(
+        self,
+        memory: ArtifactRef,
+        operation: RestoreOperation,
+        entry_id: str,
+        entry_version_id: str | None,
+    ) -> RestorePreview:
+        return await self.merging.preview_restore(memory, operation, entry_id, entry_version_id)
+
     # -- idempotent writes (domain/idempotency.py) ----------------------------------------------
 
     async def _idempotent(
@@ -560,7 +619,10 @@ class MemoryService:
 
     # -- reads ----------------------------------------------------------------------------------
 
-    async def get_memory(self, memory: ArtifactRef) -> MemoryView:
+    async def get_memory(self, memory: ArtifactRef, *, metadata_only: bool = False) -> MemoryView:
+        """The revision; its manifest and changes are left out when asked (`metadata_only`)
+        or when the response would pass `get_memory_max_bytes` (content_omitted: page the
+        entries with ListEntries instead)."""
         validation.require_id("memory.artifact_id", memory.artifact_id)
         validation.require_revision("memory.revision", memory.revision, allow_head=True)
         async with self.backend.read() as session:
@@ -568,7 +630,35 @@ class MemoryService:
             revision = await session.revision(
                 ArtifactRef(memory.artifact_id, memory.revision or head)
             )
-        return MemoryView(revision, head)
+        omitted = metadata_only or estimated_size(revision) > self.get_memory_max_bytes
+        return MemoryView(revision, head, content_omitted=omitted)
+
+    # -- recall manifest and listing (listing.py) -------------------------------------------
+
+    async def recall_manifest(
+        self, memory: ArtifactRef, page_size: int, page_token: str, filters: EntryFilter
+    ) -> RecallManifestPage:
+        """Active entries' citations, kind, description, tags: never text (rev 0: head)."""
+        async with self.backend.read() as session:
+            return await listing.recall_manifest(
+                session, self.signer, memory, page_size, page_token, filters
+            )
+
+    async def list_entries(
+        self,
+        memory: ArtifactRef,
+        page_size: int,
+        page_token: str,
+        statuses: Sequence[EntryStatus],
+        filters: EntryFilter,
+        include_text: bool,
+    ) -> EntryPage:
+        """Entries of these statuses (empty: ACTIVE) passing the filters, text when asked."""
+        async with self.backend.read() as session:
+            return await listing.list_entries(
+                session, self.signer, memory, page_size, page_token, statuses, filters,
+                include_text,
+            )  # fmt: skip
 
     async def changes(
         self, memory: ArtifactRef, since: int | ArtifactRef | None, *, follow: bool = False
@@ -630,8 +720,20 @@ class MemoryService:
             return await session.changes(artifact_id, first, last)
 
     async def search(
-        self, query: str, memories: Sequence[ArtifactRef], limit: int, mode: SearchMode
+        self,
+        query: str,
+        memories: Sequence[ArtifactRef],
+        limit: int,
+        mode: SearchMode,
+        *,
+        filters: EntryFilter = NO_FILTER,
+        min_score: float | None = None,
     ) -> SearchResult:
+        """`filters` (kinds, tags) apply inside each channel's candidate query, before the
+        limit; `min_score` drops fused hits scoring below it."""
+        filters = checked_filter(filters)
+        if min_score is not None and not (math.isfinite(min_score) and min_score >= 0):
+            raise InvalidArgumentError("min_score", "must be a finite number >= 0")
         query = nfc(query).strip()
         if not query:
             raise InvalidArgumentError("query", "is required", reason="EMPTY_QUERY")
@@ -655,7 +757,7 @@ class MemoryService:
             for i, ref in enumerate(memories):
                 require_head(f"memories[{i}]", ref, heads.get(ref.artifact_id))
             hits, plan = await self.searcher.run(
-                session, refs, query, limit, mode, query_vector, problem
+                session, refs, query, limit, mode, query_vector, problem, filters, min_score
             )
         return SearchResult(
             hits,
@@ -836,14 +938,18 @@ def _admitted(
             or current.entry_id != candidate.target.entry_id
         ):
             problem = "revises an entry that is not a current active version"
+        # A candidate revising an entry keeps that version's tags (a revision replaces tags,
+        # and adapters never propose any); its description is derived like any other.
+        revised = window.get(candidate.target.entry_version_id) if candidate.target else None
         entry = EntryInput(
             candidate.target, candidate.kind, candidate.text, candidate.sources, (),
-            candidate.reason,
+            candidate.reason, tags=revised.content.tags if revised else (),
         )  # fmt: skip
         if not problem:
             try:
-                specs.append(_entry_spec(f"candidates[{len(entries)}]", entry))
-                entries.append(entry)
+                spec = _entry_spec(f"candidates[{len(entries)}]", entry)
+                specs.append(spec)
+                entries.append(dataclasses.replace(entry, description=spec.content.description))
                 continue
             except InvalidArgumentError as error:
                 problem = f"{error.reason}: {error.message}"
@@ -855,15 +961,21 @@ def _entry_spec(field_name: str, entry: EntryInput) -> lifecycle.EntryInputSpec:
     if entry.target is not None:
         validation.require_id(f"{field_name}.entry.entry_id", entry.target.entry_id)
         validation.require_id(f"{field_name}.entry.entry_version_id", entry.target.entry_version_id)
-    content = EntryContent(
-        validation.normalize_kind(f"{field_name}.kind", entry.kind),
-        validation.normalize_text(f"{field_name}.text", entry.text),
-        validation.validate_source_refs(f"{field_name}.sources", entry.sources),
-        validation.validate_artifact_refs(f"{field_name}.artifacts", entry.artifacts),
+    content = validation.entry_content(
+        field_name,
+        kind=entry.kind,
+        text=entry.text,
+        sources=entry.sources,
+        artifacts=entry.artifacts,
+        description=entry.description,
+        tags=entry.tags,
     )
     reason = validation.normalize_reason(f"{field_name}.reason", entry.reason)
     _refuse_secret(f"{field_name}.kind", content.kind)
     _refuse_secret(f"{field_name}.text", content.text)
+    _refuse_secret(f"{field_name}.description", content.description)
+    for j, tag in enumerate(content.tags):
+        _refuse_secret(f"{field_name}.tags[{j}]", tag)
     _refuse_secret(f"{field_name}.reason", reason)
     return lifecycle.EntryInputSpec(entry.target, content, reason)
 

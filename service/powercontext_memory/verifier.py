@@ -3,7 +3,10 @@
 For each memory: every revision's hash and canonical bytes, manifest order, that each revision's
 manifest is exactly the previous one with its own changes applied, that its stored changes
 (what history reads) are its content's changes, every entry version's hash
-and predecessor chain, every manifest reference, and that the head projection and full-text
+and predecessor chain, every manifest reference, that described versions obey the description
+and tag rules (domain/descriptions.py), merge records (a merged row is inactive, folded into
+another entry of the same manifest, without loops, by a DEACTIVATE change that records it),
+and that the head projection and full-text
 index equal what the head revision implies (i.e. a rebuild would produce the same state).
 Every source's record hash too. Problems name the table and row.
 """
@@ -22,11 +25,13 @@ from .backends.database import (
 )
 from .backends.revision_cache import read_revision
 from .backends.spi import ReadTransaction, RevisionRow
+from .domain import descriptions
 from .domain.canonical import sha256_hex
 from .domain.errors import DataLossError
 from .domain.models import (
     ChangeOp,
     EmbeddingProfile,
+    EntryState,
     EntryVersion,
     ManifestEntry,
     Revision,
@@ -114,6 +119,8 @@ async def _verify_memory(
             report.problems.append(Problem(where, detail))
         for detail in _stored_changes_problems(row, revision):
             report.problems.append(Problem(where, detail))
+        for detail in _merge_problems(revision, previous):
+            report.problems.append(Problem(where, detail))
         previous = latest = revision
     if latest is not None and latest.ref.revision == head:
         await _verify_projection(session, tx, latest, report)
@@ -133,6 +140,10 @@ async def _verify_versions(
             report.problems.append(
                 Problem(f"memory_entry_versions[{row.entry_version_id}]", exc.message)
             )
+            continue
+        where = f"memory_entry_versions[{row.entry_version_id}]"
+        for detail in _description_problems(versions[row.entry_version_id]):
+            report.problems.append(Problem(where, detail))
     for version in versions.values():
         where = f"memory_entry_versions[{version.entry_version_id}]"
         if version.previous_version_id is None:
@@ -147,6 +158,22 @@ async def _verify_versions(
                 )
             )
     return versions
+
+
+def _description_problems(version: EntryVersion) -> list[str]:
+    """A described version (hash v2) must obey the description and tag rules as stored; a
+    version without a description (v1, written before descriptions) has no tags."""
+    content = version.content
+    if content.description is None:
+        return []
+    problems = []
+    problem = descriptions.description_problem(content.description)
+    if problem is not None:
+        problems.append(f"description {problem}")
+    problem = descriptions.tags_problem(content.tags)
+    if problem is not None:
+        problems.append(f"tags: {problem}")
+    return problems
 
 
 def _stored_changes_problems(row: RevisionRow, revision: Revision) -> list[str]:
@@ -202,7 +229,12 @@ def _transition_problems(
         before = expected.get(change.entry_id)
         after = revision.content.by_entry_id.get(change.entry_id)
         ok = after is not None and change_consistent(
-            change.op, change.from_entry_version_id, change.to_entry_version_id, before, after
+            change.op,
+            change.from_entry_version_id,
+            change.to_entry_version_id,
+            before,
+            after,
+            change.merged_into,
         )
         if not ok:
             problems.append(
@@ -220,6 +252,51 @@ def _transition_problems(
     if expected != revision.content.by_entry_id:
         problems.append("manifest differs from the previous manifest plus this revision's changes")
     return problems
+
+
+def _merge_problems(revision: Revision, previous: Revision | None) -> list[str]:
+    """Merge state (manifest rows' merged_into): a merged row is inactive and folded into
+    another entry of the same manifest, merges never loop, and a row only becomes merged by a
+    Merge's DEACTIVATE change in that revision."""
+    merged = {e.entry_id: e for e in revision.content.entries if e.merged_into is not None}
+    changes = {c.entry_id: c for c in revision.content.changes}
+    problems = []
+    for entry_id, row in merged.items():
+        target = row.merged_into
+        if row.state is not EntryState.INACTIVE:
+            problems.append(f"entry {entry_id} is merged into {target} but not inactive")
+        if target == entry_id:
+            problems.append(f"entry {entry_id} is merged into itself")
+        elif revision.content.entry(target or "") is None:
+            problems.append(f"entry {entry_id} is merged into {target}, which is not in it")
+        before = previous.content.entry(entry_id) if previous is not None else None
+        if before is None or before.merged_into != target:
+            change = changes.get(entry_id)
+            if (
+                change is None
+                or change.op is not ChangeOp.DEACTIVATE
+                or change.merged_into != target
+            ):
+                problems.append(
+                    f"entry {entry_id} became merged into {target} without a DEACTIVATE "
+                    "change that records it"
+                )
+    problems.extend(_merge_cycles(merged))
+    return problems
+
+
+def _merge_cycles(merged: dict[str, ManifestEntry]) -> list[str]:
+    """Each loop of merged_into links (longer than a self-merge), named once by its least id."""
+    loops: set[str] = set()
+    for start in merged:
+        seen = [start]
+        node = merged[start].merged_into
+        while node is not None and node in merged and node not in seen:
+            seen.append(node)
+            node = merged[node].merged_into
+        if node is not None and node in seen and len(seen) - seen.index(node) > 1:
+            loops.add(min(seen[seen.index(node) :]))
+    return [f"entry {entry_id} is in a loop of merges" for entry_id in sorted(loops)]
 
 
 async def _verify_projection(

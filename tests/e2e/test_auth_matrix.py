@@ -191,6 +191,47 @@ def _expand(w: World) -> pb.ExpandRequest:
     return pb.ExpandRequest(citations=[citation])
 
 
+def _refs(response: pb.RememberResponse) -> list[types.EntryRef]:
+    return [
+        types.EntryRef(entry_id=r.entry_id, entry_version_id=r.entry_version_id)
+        for r in response.results
+    ]
+
+
+def _merge(w: World) -> pb.MergeRequest:
+    inputs = _refs(w.add("to merge")) + _refs(w.add("to merge too"))
+    return pb.MergeRequest(memory=w.head(), inputs=inputs, kind="fact", text="merged")
+
+
+def _merged(w: World) -> str:
+    """The entry id of a new merge result (merged by the admin token)."""
+    merged = w.admin.Merge(_merge(w), metadata=w.metadata("admin"), timeout=10)
+    return str(merged.result.entry_id)
+
+
+def _restore(w: World) -> pb.RestoreRequest:
+    [target] = _refs(w.add("to restore"))
+    w.admin.Forget(
+        pb.ForgetRequest(memory=w.head(), entries=[target]),
+        metadata=w.metadata("admin"),
+        timeout=10,
+    )
+    return pb.RestoreRequest(memory=w.head(), entry_id=target.entry_id)
+
+
+def _undo_merge(w: World) -> pb.UndoMergeRequest:
+    merged = _merged(w)
+    return pb.UndoMergeRequest(memory=w.head(), entry_id=merged)
+
+
+def _preview(w: World) -> pb.PreviewRestoreRequest:
+    return pb.PreviewRestoreRequest(
+        memory=types.ArtifactRef(artifact_id=w.memory),
+        operation=types.RESTORE_OPERATION_UNDO_MERGE,
+        entry_id=_merged(w),
+    )
+
+
 REQUESTS: dict[str, Callable[[World], Any]] = {
     "PutSource": lambda w: pb.PutSourceRequest(
         kind="note", uri="repo://x", media_type="text/plain", content=f"{next(_counter)}".encode()
@@ -209,8 +250,28 @@ REQUESTS: dict[str, Callable[[World], Any]] = {
         memories=[types.ArtifactRef(artifact_id=w.memory)], query="build make"
     ),
     "GetCapabilities": lambda w: pb.GetCapabilitiesRequest(),
+    "GetRecallManifest": lambda w: pb.GetRecallManifestRequest(
+        memory=types.ArtifactRef(artifact_id=w.memory)
+    ),
+    "ListEntries": lambda w: pb.ListEntriesRequest(
+        memory=types.ArtifactRef(artifact_id=w.memory), include_text=True
+    ),
+    "Merge": _merge,
+    "Restore": _restore,
+    "UndoMerge": _undo_merge,
+    "PreviewRestore": _preview,
 }
-WRITES = {"PutSource", "Remember", "Remember (create)", "Forget", "Reactivate", "Organize"}
+WRITES = {
+    "PutSource",
+    "Remember",
+    "Remember (create)",
+    "Forget",
+    "Reactivate",
+    "Organize",
+    "Merge",
+    "Restore",
+    "UndoMerge",
+}
 GLOBAL = {"PutSource", "GetSource", "GetCapabilities"}  # name no memory
 
 CALLERS = [

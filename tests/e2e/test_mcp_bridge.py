@@ -24,8 +24,24 @@ from powercontext_memory.transport.server import RunningServer
 
 from ..serving import CLIENT_COMMAND, server_env
 
-READERS = {"search_memory", "expand_citation", "recent_changes", "prepare_context"}
-WRITERS = {"remember", "revise_entry", "forget_entry", "reactivate_entry"}
+READERS = {
+    "search_memory",
+    "expand_citation",
+    "recent_changes",
+    "prepare_context",
+    "recall_manifest",
+    "list_entries",
+    "preview_restore",
+}
+WRITERS = {
+    "remember",
+    "revise_entry",
+    "forget_entry",
+    "reactivate_entry",
+    "merge_entries",
+    "restore_entry",
+    "undo_merge",
+}
 
 
 def git_repo(path: Path) -> Path:

@@ -84,6 +84,10 @@ def seed(stub: pb_grpc.MemoryServiceStub) -> Seeded:
 def valid_request(name: str, stub: pb_grpc.MemoryServiceStub, seeded: Seeded) -> Message | None:
     """A request for RPC `name` that succeeds (writes on a memory: on its current head, which
     earlier examples may have moved)."""
+    head_ref = types.ArtifactRef(artifact_id=seeded.memory_id)
+    if name == "Restore":  # the forgotten entry (a no-op once an example restored it)
+        head = stub.GetMemory(pb.GetMemoryRequest(memory=head_ref)).memory
+        return pb.RestoreRequest(memory=head, entry_id=seeded.forgotten.entry_id, reason="back")
     if name in ("Forget", "Reactivate", "Organize"):
         head = stub.GetMemory(
             pb.GetMemoryRequest(memory=types.ArtifactRef(artifact_id=seeded.memory_id))
@@ -126,5 +130,20 @@ def valid_request(name: str, stub: pb_grpc.MemoryServiceStub, seeded: Seeded) ->
         ),
         "Expand": pb.ExpandRequest(citations=[citation]),
         "GetCapabilities": pb.GetCapabilitiesRequest(),
+        "GetRecallManifest": pb.GetRecallManifestRequest(
+            memory=head_ref, page_size=1, kinds=["fact"], tag_match=types.TAG_MATCH_ANY
+        ),
+        "ListEntries": pb.ListEntriesRequest(
+            memory=head_ref,
+            page_size=1,
+            statuses=[types.ENTRY_STATUS_ACTIVE, types.ENTRY_STATUS_INACTIVE],
+            include_text=True,
+        ),
+        "PreviewRestore": pb.PreviewRestoreRequest(
+            memory=head_ref,
+            operation=types.RESTORE_OPERATION_RESTORE,
+            entry_id=seeded.revised.entry_id,
+            entry_version_id=seeded.first_version_id,
+        ),
     }
     return requests.get(name)

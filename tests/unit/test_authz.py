@@ -34,7 +34,16 @@ def test_every_rpc_of_the_service_is_in_the_table_and_nothing_else() -> None:
 
 
 def test_reads_need_read_and_writes_need_write() -> None:
-    writes = {"PutSource", "Remember", "Forget", "Reactivate", "Organize"}
+    writes = {
+        "PutSource",
+        "Remember",
+        "Forget",
+        "Reactivate",
+        "Organize",
+        "Merge",
+        "Restore",
+        "UndoMerge",
+    }
     for method, scope in authz.RPC_SCOPES.items():
         assert scope is (Scope.WRITE if method in writes else Scope.READ), method
     assert authz.required_scope("SomethingNew") is Scope.ADMIN  # unclassified: the top scope
@@ -81,6 +90,16 @@ NAMING: list[tuple[str, Any, list[tuple[str, str]]]] = [
     ("PutSource", pb.PutSourceRequest(kind="note"), []),
     ("GetSource", pb.GetSourceRequest(source_id="src_x"), []),
     ("GetCapabilities", pb.GetCapabilitiesRequest(), []),
+    ("GetRecallManifest", pb.GetRecallManifestRequest(memory=ref(A, 0)), [("memory", A)]),
+    ("ListEntries", pb.ListEntriesRequest(memory=ref(A, 0)), [("memory", A)]),
+    (
+        "Merge",
+        pb.MergeRequest(memory=ref(A), artifacts=[ref(B), ref(C, 2)]),
+        [("memory", A), ("artifacts[0]", B), ("artifacts[1]", C)],
+    ),
+    ("Restore", pb.RestoreRequest(memory=ref(A), entry_id="e"), [("memory", A)]),
+    ("UndoMerge", pb.UndoMergeRequest(memory=ref(A), entry_id="e"), [("memory", A)]),
+    ("PreviewRestore", pb.PreviewRestoreRequest(memory=ref(A, 0)), [("memory", A)]),
 ]
 
 

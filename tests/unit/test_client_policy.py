@@ -25,12 +25,15 @@ from google.rpc import error_details_pb2, status_pb2
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_client import (
+    Aborted,
     AsyncClient,
     Cancelled,
     ClientConfig,
     DeadlineExceeded,
+    FailedPrecondition,
     InternalError,
     InvalidArgument,
+    NotFound,
     PermissionDenied,
     RevisionConflict,
     TlsConfig,
@@ -151,6 +154,17 @@ async def _serve(
                             memory=types.ArtifactRef(artifact_id="mem_art_x", revision=1)
                         ),
                     ),
+                    **{
+                        method: stand_in.handler(method, response)
+                        for method, response in (
+                            ("Merge", pb.MergeResponse()),
+                            ("Restore", pb.RestoreResponse()),
+                            ("UndoMerge", pb.UndoMergeResponse()),
+                            ("PreviewRestore", pb.PreviewRestoreResponse()),
+                            ("GetRecallManifest", pb.GetRecallManifestResponse()),
+                            ("ListEntries", pb.ListEntriesResponse()),
+                        )
+                    },
                     "Changes": grpc.unary_stream_rpc_method_handler(
                         stand_in.feed.changes,
                         request_deserializer=pb.ChangesRequest.FromString,
@@ -204,6 +218,41 @@ async def test_reads_and_writes_with_their_id_are_retried_on_unavailable(
     # Each write is re-sent (bounded) with one fresh UUID4; two writes never share an id.
     assert len(set(first)) == 1 and len(set(second)) == 1 and len(second) == WRITE_ATTEMPTS
     assert str(uuid.UUID(first[0], version=4)) == first[0] and first[0] != second[0]
+
+
+async def test_merge_restore_and_undo_merge_are_sent_once_and_their_reads_retried(
+    stand_in: StandIn,
+) -> None:
+    """No request id: a lost answer may hide a commit, so these writes are never re-sent; the
+    preview and the listings change nothing and are retried like every read."""
+    stand_in.answer = _error(grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE")
+    memory = types.ArtifactRef(artifact_id="mem_art_x", revision=1)
+    inputs = [types.EntryRef(entry_id="a", entry_version_id="v")] * 2
+    async with _client(stand_in) as client:
+        writes = (
+            client.merge(memory, inputs, "merged", kind="fact"),
+            client.restore(memory, "a", preview_token="pc2.x.y"),
+            client.undo_merge(memory, "c"),
+        )
+        for write in writes:
+            with pytest.raises(Unavailable):
+                await write
+        assert [c[0] for c in stand_in.calls] == ["Merge", "Restore", "UndoMerge"]
+        stand_in.calls.clear()
+        reads = (
+            client.preview_restore("mem_art_x", "a"),
+            client.get_recall_manifest("mem_art_x"),
+            client.list_entries("mem_art_x"),
+        )
+        for read in reads:
+            with pytest.raises(Unavailable):
+                await read
+    methods = [c[0] for c in stand_in.calls]
+    assert methods == (
+        ["PreviewRestore"] * READ_ATTEMPTS
+        + ["GetRecallManifest"] * READ_ATTEMPTS
+        + ["ListEntries"] * READ_ATTEMPTS
+    )
 
 
 async def test_a_write_keeps_the_callers_request_id_and_request(stand_in: StandIn) -> None:
@@ -330,6 +379,11 @@ async def test_a_slow_call_ends_at_its_deadline(stand_in: StandIn) -> None:
         (grpc.StatusCode.PERMISSION_DENIED, "SCOPE_REQUIRED", PermissionDenied),
         (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_EXPIRED", Unauthenticated),
         (grpc.StatusCode.ABORTED, "REVISION_CONFLICT", RevisionConflict),
+        (grpc.StatusCode.ABORTED, "SOMETHING_NEW", RevisionConflict),
+        (grpc.StatusCode.ABORTED, "PREVIEW_STALE", Aborted),  # not re-applied by update()
+        (grpc.StatusCode.ABORTED, "ENTRY_VERSION_STALE", Aborted),
+        (grpc.StatusCode.FAILED_PRECONDITION, "ENTRY_VERSION_STALE", FailedPrecondition),
+        (grpc.StatusCode.NOT_FOUND, "PREVIEW_STALE", NotFound),  # a reason never changes family
         (grpc.StatusCode.INTERNAL, "INTERNAL", InternalError),
         (grpc.StatusCode.UNKNOWN, "", InternalError),
     ],
@@ -341,7 +395,7 @@ async def test_status_codes_map_to_families(
     async with _client(stand_in) as client:
         with pytest.raises(family) as caught:
             await client.remember(None, [new_entry("fact", "x")])
-    assert caught.value.reason == reason  # type: ignore[attr-defined]
+    assert type(caught.value) is family and caught.value.reason == reason  # type: ignore[attr-defined]
     if family is RevisionConflict:
         assert caught.value.head_revision == 5  # type: ignore[attr-defined]
 

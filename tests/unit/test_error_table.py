@@ -312,6 +312,20 @@ def invalid_kind(w: World) -> tuple[Termination, Expected]:
     return w.unary("Remember", request), invalid("entries[0].kind")
 
 
+@case("DESCRIPTION_INVALID", Code.INVALID_ARGUMENT)
+def description_invalid(w: World) -> tuple[Termination, Expected]:
+    entry = types.EntryInput(kind="fact", text="t", description="two\nlines")
+    request = pb.RememberRequest(entries=[entry])
+    return w.unary("Remember", request), invalid("entries[0].description")
+
+
+@case("TAGS_INVALID", Code.INVALID_ARGUMENT)
+def tags_invalid(w: World) -> tuple[Termination, Expected]:
+    entry = types.EntryInput(kind="fact", text="t", tags=["ok", "a,b"])
+    request = pb.RememberRequest(entries=[entry])
+    return w.unary("Remember", request), invalid("entries[0].tags[1]")
+
+
 @case("INVALID_REQUEST_ID", Code.INVALID_ARGUMENT)
 def invalid_request_id(w: World) -> tuple[Termination, Expected]:
     request = pb.RememberRequest(
@@ -652,7 +666,7 @@ def follow_during_shutdown(w: World) -> tuple[Termination, Expected]:
 @case("DATABASE_UNAVAILABLE", Code.UNAVAILABLE)
 def database_unreachable(w: World) -> tuple[Termination, Expected]:
     # The OceanBase adapter's own translation of a connection failure (client error 2003).
-    async def unreachable(memory: Any) -> None:
+    async def unreachable(memory: Any, **options: Any) -> None:
         with _connection_errors_as_unavailable("oceanbase://app@db.internal:2881/memory"):
             raise asyncmy.errors.OperationalError(2003, "Can't connect to MySQL server")
 
@@ -665,13 +679,173 @@ def database_unreachable(w: World) -> tuple[Termination, Expected]:
 def database_stuck(w: World) -> tuple[Termination, Expected]:
     # The server's bound on database work (backends/timeouts.py) around a call that never
     # answers; tests/e2e/test_database_timeout.py freezes a real seekdb and locks SQLite.
-    async def stuck(memory: Any) -> None:
+    async def stuck(memory: Any, **options: Any) -> None:
         async with bounded(0.05, "oceanbase://app@db.internal:2881/memory"):
             await asyncio.Event().wait()
 
     w.service.get_memory = stuck  # type: ignore[method-assign,assignment]
     request = pb.GetMemoryRequest(memory=ref("mem_art_x", 0))
     return w.unary("GetMemory", request), Expected({"timeoutSeconds": "0.05"})
+
+
+# Merge / Restore / UndoMerge / PreviewRestore (merging.py) ----------------------------------
+
+
+def merged_pair(w: World) -> tuple[pb.MergeResponse, types.EntryRef, types.EntryRef]:
+    """Two entries merged into a third: (the merge, input a, input b)."""
+    created = w.remember(None, "a", "b")
+    a, b = entry_ref(created.results[0]), entry_ref(created.results[1])
+    merge = w.ok(
+        "Merge", pb.MergeRequest(memory=created.memory, inputs=[a, b], kind="fact", text="a+b")
+    )
+    return merge, a, b
+
+
+def preview(w: World, memory: types.ArtifactRef, entry_id: str) -> pb.PreviewRestoreResponse:
+    request = pb.PreviewRestoreRequest(
+        memory=memory, operation=types.RESTORE_OPERATION_RESTORE, entry_id=entry_id
+    )
+    response: pb.PreviewRestoreResponse = w.ok("PreviewRestore", request)
+    return response
+
+
+@case("MERGE_NEEDS_TWO_INPUTS", Code.INVALID_ARGUMENT)
+def merge_one_input(w: World) -> tuple[Termination, Expected]:
+    created = w.remember(None, "a")
+    request = pb.MergeRequest(
+        memory=created.memory, inputs=[entry_ref(created.results[0])], kind="fact", text="t"
+    )
+    return w.unary("Merge", request), invalid("inputs")
+
+
+@case("ENTRY_VERSION_STALE", Code.ABORTED)
+def merge_stale_input(w: World) -> tuple[Termination, Expected]:
+    created = w.remember(None, "a", "b")
+    a, b = entry_ref(created.results[0]), entry_ref(created.results[1])
+    revised = w.ok("Remember", revise(created.memory, b, "b2"))
+    current = revised.results[0].entry_version_id
+    request = pb.MergeRequest(memory=revised.memory, inputs=[a, b], kind="fact", text="t")
+    expected = Expected({"field": "inputs[1]", "entryId": b.entry_id, "currentVersionId": current})
+    return w.unary("Merge", request), expected
+
+
+@case("ENTRY_MERGED", Code.FAILED_PRECONDITION)
+def reactivate_merged(w: World) -> tuple[Termination, Expected]:
+    merge, a, _ = merged_pair(w)
+    request = pb.ReactivateRequest(memory=merge.memory, entries=[a])
+    expected = Expected(
+        {"field": "entries[0]", "entryId": a.entry_id, "mergedInto": merge.result.entry_id},
+        subject="entries[0]",
+    )
+    return w.unary("Reactivate", request), expected
+
+
+@case("NOT_A_MERGE_RESULT", Code.FAILED_PRECONDITION)
+def undo_merge_of_an_input(w: World) -> tuple[Termination, Expected]:
+    merge, a, _ = merged_pair(w)
+    request = pb.UndoMergeRequest(memory=merge.memory, entry_id=a.entry_id)
+    expected = Expected({"field": "entry_id", "entryId": a.entry_id}, subject="entry_id")
+    return w.unary("UndoMerge", request), expected
+
+
+@case("ENTRY_VERSION_NOT_FOUND", Code.INVALID_ARGUMENT)
+def restore_unknown_version(w: World) -> tuple[Termination, Expected]:
+    merge, a, _ = merged_pair(w)
+    request = pb.RestoreRequest(
+        memory=merge.memory, entry_id=a.entry_id, entry_version_id="mem_ver_nope"
+    )
+    return w.unary("Restore", request), invalid("entry_version_id")
+
+
+@case("ENTRY_VERSION_NOT_OF_ENTRY", Code.INVALID_ARGUMENT)
+def restore_version_of_another_entry(w: World) -> tuple[Termination, Expected]:
+    merge, a, b = merged_pair(w)
+    request = pb.RestoreRequest(
+        memory=merge.memory, entry_id=a.entry_id, entry_version_id=b.entry_version_id
+    )
+    return w.unary("Restore", request), invalid("entry_version_id")
+
+
+@case("VERSION_NOT_ALLOWED", Code.INVALID_ARGUMENT)
+def undo_merge_preview_with_a_version(w: World) -> tuple[Termination, Expected]:
+    merge, a, _ = merged_pair(w)
+    request = pb.PreviewRestoreRequest(
+        memory=merge.memory,
+        operation=types.RESTORE_OPERATION_UNDO_MERGE,
+        entry_id=merge.result.entry_id,
+        entry_version_id=a.entry_version_id,
+    )
+    return w.unary("PreviewRestore", request), invalid("entry_version_id")
+
+
+@case("PREVIEW_TOKEN_MISMATCH", Code.INVALID_ARGUMENT)
+def preview_token_for_another_entry(w: World) -> tuple[Termination, Expected]:
+    merge, a, b = merged_pair(w)
+    token = preview(w, merge.memory, a.entry_id).preview_token
+    request = pb.RestoreRequest(memory=merge.memory, entry_id=b.entry_id, preview_token=token)
+    return w.unary("Restore", request), invalid("preview_token", mismatch="entry")
+
+
+@case("PREVIEW_TOKEN_INVALID", Code.INVALID_ARGUMENT)
+def preview_token_garbled(w: World) -> tuple[Termination, Expected]:
+    merge, a, _ = merged_pair(w)
+    request = pb.RestoreRequest(memory=merge.memory, entry_id=a.entry_id, preview_token="pc2.x.y")
+    return w.unary("Restore", request), invalid("preview_token")
+
+
+@case("PREVIEW_EXPIRED", Code.FAILED_PRECONDITION)
+def preview_token_expired(w: World) -> tuple[Termination, Expected]:
+    merge, a, _ = merged_pair(w)
+    w.service.merging.preview_ttl_seconds = 0  # expires as it is issued
+    previewed = preview(w, merge.memory, a.entry_id)
+    request = pb.RestoreRequest(
+        memory=merge.memory, entry_id=a.entry_id, preview_token=previewed.preview_token
+    )
+    expires = str(previewed.expires_at.ToMilliseconds())
+    expected = Expected({"field": "preview_token", "expiredAtMs": expires}, subject="preview_token")
+    return w.unary("Restore", request), expected
+
+
+@case("PREVIEW_STALE", Code.ABORTED)
+def preview_token_stale(w: World) -> tuple[Termination, Expected]:
+    merge, a, _ = merged_pair(w)
+    token = preview(w, merge.memory, a.entry_id).preview_token
+    forgot = w.ok("Forget", pb.ForgetRequest(memory=merge.memory, entries=[merge.result]))
+    request = pb.RestoreRequest(memory=forgot.memory, entry_id=a.entry_id, preview_token=token)
+    expected = Expected({"field": "preview_token", "headRevision": "3"})
+    return w.unary("Restore", request), expected
+
+
+# GetRecallManifest / ListEntries page tokens (listing.py) -------------------------------------
+
+
+def second_page_token(w: World, **filters: Any) -> tuple[types.ArtifactRef, str]:
+    """A memory of two entries and the token of its first one-entry recall manifest page."""
+    created = w.remember(None, "a", "b")
+    first = w.ok(
+        "GetRecallManifest",
+        pb.GetRecallManifestRequest(memory=created.memory, page_size=1, **filters),
+    )
+    assert first.next_page_token
+    return created.memory, first.next_page_token
+
+
+@case("PAGE_TOKEN_MISMATCH", Code.INVALID_ARGUMENT)
+def page_token_with_other_filters(w: World) -> tuple[Termination, Expected]:
+    memory, token = second_page_token(w)
+    request = pb.GetRecallManifestRequest(
+        memory=memory, page_size=1, page_token=token, kinds=["fact"]
+    )
+    return w.unary("GetRecallManifest", request), invalid("page_token")
+
+
+@case("PAGE_TOKEN_INVALID", Code.INVALID_ARGUMENT)
+def page_token_tampered(w: World) -> tuple[Termination, Expected]:
+    memory, token = second_page_token(w)
+    head, body, mac = token.split(".")
+    forged = f"{head}.{body}.{'A' if mac[0] != 'A' else 'B'}{mac[1:]}"
+    request = pb.GetRecallManifestRequest(memory=memory, page_size=1, page_token=forged)
+    return w.unary("GetRecallManifest", request), invalid("page_token")
 
 
 # INTERNAL --------------------------------------------------------------------------------------

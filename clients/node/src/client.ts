@@ -1,7 +1,8 @@
 // MemoryClient: one promise-returning method per RPC of powercontext.memory.v1.MemoryService,
 // plus update() and follow(). Every call has a deadline; failures are PowerContextError
 // subclasses. Reads are retried on transient failures; writes carry a request id and are sent
-// again, with it, when their answer is lost (the server commits each id once).
+// again, with it, when their answer is lost (the server commits each id once). Merge, Restore
+// and UndoMerge have no request id, so they are sent once.
 import { randomUUID } from 'node:crypto';
 
 import { status as GrpcStatus, type ClientReadableStream } from '@grpc/grpc-js';
@@ -19,6 +20,7 @@ import { callMetadata, channelCredentials } from './credentials';
 import { fromGrpcError, Internal, RevisionConflict } from './errors';
 import { followRevisions, type FollowOptions } from './follow';
 import { createServiceClient, type MemoryServiceClient } from './proto';
+import { walkPages } from './pages';
 import type * as pb from './types';
 import { callUnary, retryRead, retryWrite, type UnaryInvocation, type UnaryMethod } from './unary';
 import type { Change, WriteRequest, WriteResponse } from './write-request';
@@ -102,6 +104,33 @@ export class MemoryClient {
     return this.#write(this.#service.organize, withRequestId(request), options);
   }
 
+  // -- merge and restore: no request id, so each is sent once and never re-sent (a lost answer
+  // -- may hide a commit: re-read the head, or Changes, to learn what happened) -------------
+
+  /**
+   * Folds two or more active entries (each at its current version) into one new entry, in one
+   * revision on `memory` (the head); the inputs become merged. A stale input version is
+   * `Aborted` (ENTRY_VERSION_STALE), a stale head a RevisionConflict.
+   */
+  merge(request: pb.MergeRequest, options?: CallOptions): Promise<pb.MergeResponse> {
+    return this.#writeOnce(this.#service.merge, request, options);
+  }
+
+  /**
+   * Brings an entry back: a forgotten one is reactivated, a merged one by undoing the merges
+   * that froze it; with `entryVersionId`, as that historical version (a new version). With a
+   * `previewToken` from previewRestore(), `memory.revision` may be 0 and a change since the
+   * preview is `Aborted` (PREVIEW_STALE).
+   */
+  restore(request: pb.RestoreRequest, options?: CallOptions): Promise<pb.RestoreResponse> {
+    return this.#writeOnce(this.#service.restore, request, options);
+  }
+
+  /** Undoes the merge that produced `entryId` (and the later merges that froze it). */
+  undoMerge(request: pb.UndoMergeRequest, options?: CallOptions): Promise<pb.UndoMergeResponse> {
+    return this.#writeOnce(this.#service.undoMerge, request, options);
+  }
+
   /**
    * Reads the head, lets `change(head)` build a write, and commits it on that head. When
    * another writer moved the head first (RevisionConflict), the head is read again and
@@ -169,6 +198,55 @@ export class MemoryClient {
     options?: CallOptions,
   ): Promise<pb.PrepareContextResponse> {
     return this.#read(this.#service.prepareContext, request, options);
+  }
+
+  /**
+   * One page of the active entries' metadata (citation, kind, description, tags; never text),
+   * by entry id. `code` tells an empty memory (RECALL_MANIFEST_CODE_EMPTY_MEMORY) from a page.
+   */
+  getRecallManifest(
+    request: pb.GetRecallManifestRequest,
+    options?: CallOptions,
+  ): Promise<pb.GetRecallManifestResponse> {
+    return this.#read(this.#service.getRecallManifest, request, options);
+  }
+
+  /**
+   * Every page of the recall manifest from `request.pageToken` (usually none) on, each one
+   * read when the previous one has been consumed; each is a read of its own (deadline, retries).
+   */
+  recallManifestPages(
+    request: pb.GetRecallManifestRequest,
+    options?: CallOptions,
+  ): AsyncGenerator<pb.GetRecallManifestResponse, void, undefined> {
+    return walkPages((page) => this.getRecallManifest(page, options), request);
+  }
+
+  /** One page of entries filtered by status (default active), kind and tags; text on request. */
+  listEntries(
+    request: pb.ListEntriesRequest,
+    options?: CallOptions,
+  ): Promise<pb.ListEntriesResponse> {
+    return this.#read(this.#service.listEntries, request, options);
+  }
+
+  /** Every page of listEntries from `request.pageToken` on, as recallManifestPages(). */
+  listEntryPages(
+    request: pb.ListEntriesRequest,
+    options?: CallOptions,
+  ): AsyncGenerator<pb.ListEntriesResponse, void, undefined> {
+    return walkPages((page) => this.listEntries(page, options), request);
+  }
+
+  /**
+   * What restore() or undoMerge() would do at the head, and a signed token that applies
+   * exactly that while nothing relevant changes (it expires). Writes nothing.
+   */
+  previewRestore(
+    request: pb.PreviewRestoreRequest,
+    options?: CallOptions,
+  ): Promise<pb.PreviewRestoreResponse> {
+    return this.#read(this.#service.previewRestore, request, options);
   }
 
   getCapabilities(options?: CallOptions): Promise<pb.GetCapabilitiesResponse> {
@@ -270,6 +348,16 @@ export class MemoryClient {
       { attempts: WRITE_ATTEMPTS, backoff: this.config.backoff },
       options?.signal,
     );
+  }
+
+  async #writeOnce<Request, Response>(
+    method: UnaryMethod<Request, Response>,
+    request: Request,
+    options: CallOptions | undefined,
+  ): Promise<Response> {
+    // Fails fast when no server is connected, like every write; never sent a second time.
+    const bound = method.bind(this.#service);
+    return callUnary(bound, request, await this.#invocation(options, false));
   }
 
   async #read<Request, Response>(

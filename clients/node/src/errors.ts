@@ -6,7 +6,8 @@
 //   ├── InvalidArgument          bad input; fieldViolations name the fields
 //   ├── NotFound                 unknown memory, revision, source
 //   │   └── CitationMismatch
-//   ├── RevisionConflict         ABORTED: the base is not the head; headRevision
+//   ├── Aborted                  ABORTED: stale input version (Merge), stale preview (Restore)
+//   │   └── RevisionConflict     ABORTED: the base is not the head; headRevision
 //   ├── FailedPrecondition       valid input, wrong state
 //   │   └── CapabilityNotSupported   capability
 //   ├── DataLoss
@@ -17,8 +18,8 @@
 //   ├── PermissionDenied
 //   └── Unauthenticated
 //
-// The status code picks the family; for NOT_FOUND and FAILED_PRECONDITION the ErrorInfo reason
-// may pick the subclass. Other codes (CANCELLED, RESOURCE_EXHAUSTED, ...) stay the base class.
+// The status code picks the family; for NOT_FOUND, ABORTED and FAILED_PRECONDITION the
+// ErrorInfo reason may pick the subclass. Other codes (CANCELLED, RESOURCE_EXHAUSTED, ...) stay the base class.
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 
 import {
@@ -89,8 +90,18 @@ export class NotFound extends PowerContextError {}
 /** NOT_FOUND with reason CITATION_MISMATCH: a citation names an entry version the memory lacks. */
 export class CitationMismatch extends NotFound {}
 
-/** ABORTED: the write was based on a revision that is no longer the head; nothing changed. */
-export class RevisionConflict extends PowerContextError {
+/**
+ * ABORTED: what the write was based on changed; nothing changed. The reason says what:
+ * ENTRY_VERSION_STALE (a Merge input is no longer at the version given), PREVIEW_STALE (the
+ * entries a restore preview read changed: preview again). A stale head is a RevisionConflict.
+ */
+export class Aborted extends PowerContextError {}
+
+/**
+ * ABORTED with reason REVISION_CONFLICT: the write was based on a revision that is no longer
+ * the head; nothing changed.
+ */
+export class RevisionConflict extends Aborted {
   readonly artifactId: string;
   /** The revision the write named as its base. */
   readonly expectedRevision: number;
@@ -163,7 +174,7 @@ type ErrorClass = new (init: PowerContextErrorInit) => PowerContextError;
 const BY_CODE: ReadonlyMap<number, ErrorClass> = new Map<number, ErrorClass>([
   [GrpcStatus.INVALID_ARGUMENT, InvalidArgument],
   [GrpcStatus.NOT_FOUND, NotFound],
-  [GrpcStatus.ABORTED, RevisionConflict],
+  [GrpcStatus.ABORTED, Aborted],
   [GrpcStatus.FAILED_PRECONDITION, FailedPrecondition],
   [GrpcStatus.DATA_LOSS, DataLoss],
   [GrpcStatus.UNAVAILABLE, Unavailable],
@@ -178,6 +189,8 @@ const BY_CODE: ReadonlyMap<number, ErrorClass> = new Map<number, ErrorClass>([
 // Reasons with a class of their own, valid only under the code of their family.
 const BY_REASON: Readonly<Record<string, { grpcCode: number; type: ErrorClass }>> = {
   CITATION_MISMATCH: { grpcCode: GrpcStatus.NOT_FOUND, type: CitationMismatch },
+  // Only a lost head CAS is a RevisionConflict: update() re-applies the change after it alone.
+  REVISION_CONFLICT: { grpcCode: GrpcStatus.ABORTED, type: RevisionConflict },
   CAPABILITY_NOT_SUPPORTED: {
     grpcCode: GrpcStatus.FAILED_PRECONDITION,
     type: CapabilityNotSupported,

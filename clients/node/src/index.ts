@@ -22,6 +22,7 @@ export {
 export { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 export { DEFAULT_RECONNECT_FOR_MS, type FollowOptions, type FollowRetry } from './follow';
 export {
+  Aborted,
   AlreadyExists,
   CapabilityNotSupported,
   CitationMismatch,

@@ -35,6 +35,16 @@ export type { ContextEntry__Output as ContextEntry } from './generated/powercont
 export type { Source__Output as Source } from './generated/powercontext/memory/v1/Source';
 export type { SourceRef__Output as SourceRef } from './generated/powercontext/memory/v1/SourceRef';
 
+// Listing, merge and restore.
+export type { GetRecallManifestResponse__Output as GetRecallManifestResponse } from './generated/powercontext/memory/v1/GetRecallManifestResponse';
+export type { ListEntriesResponse__Output as ListEntriesResponse } from './generated/powercontext/memory/v1/ListEntriesResponse';
+export type { ListedEntry__Output as ListedEntry } from './generated/powercontext/memory/v1/ListedEntry';
+export type { MergeResponse__Output as MergeResponse } from './generated/powercontext/memory/v1/MergeResponse';
+export type { RestoreOutcome__Output as RestoreOutcome } from './generated/powercontext/memory/v1/RestoreOutcome';
+export type { RestoreResponse__Output as RestoreResponse } from './generated/powercontext/memory/v1/RestoreResponse';
+export type { UndoMergeResponse__Output as UndoMergeResponse } from './generated/powercontext/memory/v1/UndoMergeResponse';
+export type { PreviewRestoreResponse__Output as PreviewRestoreResponse } from './generated/powercontext/memory/v1/PreviewRestoreResponse';
+
 export type { ChangesRequest } from './generated/powercontext/memory/v1/ChangesRequest';
 export type { ExpandRequest } from './generated/powercontext/memory/v1/ExpandRequest';
 export type { ForgetRequest } from './generated/powercontext/memory/v1/ForgetRequest';
@@ -47,6 +57,12 @@ export type { ReactivateRequest } from './generated/powercontext/memory/v1/React
 export type { RememberRequest } from './generated/powercontext/memory/v1/RememberRequest';
 export type { SearchRequest } from './generated/powercontext/memory/v1/SearchRequest';
 export type { PrepareContextRequest } from './generated/powercontext/memory/v1/PrepareContextRequest';
+export type { GetRecallManifestRequest } from './generated/powercontext/memory/v1/GetRecallManifestRequest';
+export type { ListEntriesRequest } from './generated/powercontext/memory/v1/ListEntriesRequest';
+export type { MergeRequest } from './generated/powercontext/memory/v1/MergeRequest';
+export type { RestoreRequest } from './generated/powercontext/memory/v1/RestoreRequest';
+export type { UndoMergeRequest } from './generated/powercontext/memory/v1/UndoMergeRequest';
+export type { PreviewRestoreRequest } from './generated/powercontext/memory/v1/PreviewRestoreRequest';
 
 export type { EntryInput } from './generated/powercontext/memory/v1/EntryInput';
 export type { ArtifactRef as ArtifactRefInput } from './generated/powercontext/memory/v1/ArtifactRef';
@@ -63,4 +79,8 @@ export { RememberMode } from './generated/powercontext/memory/v1/RememberMode';
 export { SearchChannel } from './generated/powercontext/memory/v1/SearchChannel';
 export { ContextSection } from './generated/powercontext/memory/v1/ContextSection';
 export { SearchMode } from './generated/powercontext/memory/v1/SearchMode';
+export { EntryStatus } from './generated/powercontext/memory/v1/EntryStatus';
+export { RecallManifestCode } from './generated/powercontext/memory/v1/RecallManifestCode';
+export { RestoreOperation } from './generated/powercontext/memory/v1/RestoreOperation';
+export { TagMatch } from './generated/powercontext/memory/v1/TagMatch';
 export type { Timestamp__Output as Timestamp } from './generated/google/protobuf/Timestamp';

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { Metadata, status } from '@grpc/grpc-js';
 
 import {
+  Aborted,
   AlreadyExists,
   CapabilityNotSupported,
   CitationMismatch,
@@ -81,6 +82,10 @@ describe('typed errors', () => {
       [status.NOT_FOUND, 'MEMORY_NOT_FOUND', NotFound],
       [status.NOT_FOUND, 'CITATION_MISMATCH', CitationMismatch],
       [status.ABORTED, 'REVISION_CONFLICT', RevisionConflict],
+      [status.ABORTED, '', Aborted],
+      [status.ABORTED, 'ABORTED', Aborted],
+      [status.ABORTED, 'ENTRY_VERSION_STALE', Aborted],
+      [status.ABORTED, 'PREVIEW_STALE', Aborted],
       [status.FAILED_PRECONDITION, 'ENTRY_VERSION_STALE', FailedPrecondition],
       [status.FAILED_PRECONDITION, 'CAPABILITY_NOT_SUPPORTED', CapabilityNotSupported],
       [status.DATA_LOSS, 'STORED_HASH_MISMATCH', DataLoss],
@@ -111,6 +116,7 @@ describe('typed errors', () => {
       headRevision: '5',
     });
     assert.ok(error instanceof RevisionConflict);
+    assert.ok(error instanceof Aborted, 'a head conflict is one kind of ABORTED');
     assert.equal(error.artifactId, 'mem_art_1');
     assert.equal(error.expectedRevision, 3);
     assert.equal(error.headRevision, 5);

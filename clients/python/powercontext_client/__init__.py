@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .config import ClientConfig, TlsConfig
     from .core import Change, WriteRequest, WriteResponse, new_request_id
     from .errors import (
+        Aborted,
         AlreadyExists,
         Cancelled,
         CapabilityNotSupported,
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 # Exports load on first use (PEP 562): an agent hook starts a new process per event, and
 # importing every client module up front costs it tens of milliseconds it does not need.
 _EXPORTS: dict[str, str] = {
+    "Aborted": "errors",
     "AlreadyExists": "errors",
     "AsyncClient": "aio",
     "Backoff": "retry",
@@ -92,6 +94,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "Aborted",
     "AsyncClient",
     "Backoff",
     "Cancelled",

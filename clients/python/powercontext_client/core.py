@@ -12,6 +12,8 @@ client adds to the raw stub:
   to send again: a write that fails with UNAVAILABLE or DEADLINE_EXCEEDED — it may have
   committed before the answer was lost — is re-sent with the same id, and the server answers
   a repeat with the first outcome instead of committing twice (AIP-155);
+* Merge, Restore and UndoMerge carry no request id, so they are sent once: a lost answer is
+  raised (read the head to see whether it committed), never re-sent;
 * `update()`: read the head, apply your change, commit; on ABORTED re-read and re-apply (each
   re-application is a new request, with a new id);
 * `follow()`: every new revision, in order, across server restarts, without gap or duplicate.
@@ -302,14 +304,224 @@ class ClientCore:
             await self._transport.sleep(next(delays))
         raise AssertionError("unreachable: the last attempt returns or raises")
 
+    # -- merge and restore (sent once: not idempotent) ----------------------------------------
+
+    async def merge(
+        self,
+        memory: types.ArtifactRef,
+        inputs: Iterable[types.EntryRef],
+        text: str,
+        *,
+        kind: str,
+        description: str | None = None,
+        tags: Iterable[str] = (),
+        sources: Iterable[types.SourceRef] = (),
+        artifacts: Iterable[types.ArtifactRef] = (),
+        reason: str | None = None,
+        timeout: float | None = _UNSET,
+    ) -> pb.MergeResponse:
+        """Fold two or more active entries (their current versions) of the head `memory` into
+        one new entry with `text`; they become merged. Tags default to the union of theirs;
+        `sources` / `artifacts` are the operation's evidence besides the inputs' own."""
+        request = pb.MergeRequest(
+            memory=memory,
+            inputs=inputs,
+            kind=kind,
+            text=text,
+            description=description,
+            tags=tags,
+            sources=sources,
+            artifacts=artifacts,
+            reason=reason,
+        )
+        return await self._call(self.stub.Merge, request, timeout=timeout, read=False)
+
+    async def restore(
+        self,
+        memory: types.ArtifactRef,
+        entry_id: str,
+        *,
+        entry_version_id: str = "",
+        preview_token: str = "",
+        reason: str | None = None,
+        timeout: float | None = _UNSET,
+    ) -> pb.RestoreResponse:
+        """Bring an entry back: reactivate a forgotten one, undo the merges that froze a merged
+        one; `entry_version_id` restores that historical version as a new version. With the
+        `preview_token` of preview_restore(), `memory` may be revision 0 and the write applies
+        only if nothing relevant changed since the preview (else RevisionConflict,
+        reason PREVIEW_STALE)."""
+        request = pb.RestoreRequest(
+            memory=memory,
+            entry_id=entry_id,
+            entry_version_id=entry_version_id,
+            preview_token=preview_token,
+            reason=reason,
+        )
+        return await self._call(self.stub.Restore, request, timeout=timeout, read=False)
+
+    async def undo_merge(
+        self,
+        memory: types.ArtifactRef,
+        entry_id: str,
+        *,
+        preview_token: str = "",
+        reason: str | None = None,
+        timeout: float | None = _UNSET,
+    ) -> pb.UndoMergeResponse:
+        """Undo the merge that produced `entry_id` (and the later merges that froze it)."""
+        request = pb.UndoMergeRequest(
+            memory=memory, entry_id=entry_id, preview_token=preview_token, reason=reason
+        )
+        return await self._call(self.stub.UndoMerge, request, timeout=timeout, read=False)
+
     # -- reads (retried on UNAVAILABLE) ---------------------------------------------------------
 
     async def get_memory(
-        self, memory: str | types.ArtifactRef, *, timeout: float | None = _UNSET
+        self,
+        memory: str | types.ArtifactRef,
+        *,
+        metadata_only: bool = False,
+        timeout: float | None = _UNSET,
     ) -> pb.GetMemoryResponse:
-        """A memory id (its head) or an exact revision: ref, content, hash, lineage, counts."""
-        request = pb.GetMemoryRequest(memory=as_ref(memory))
+        """A memory id (its head) or an exact revision: ref, content, hash, lineage, counts.
+        `metadata_only` leaves the manifest and changes out (content_omitted); the server also
+        leaves them out of a response too large to receive: page those with list_entries()."""
+        request = pb.GetMemoryRequest(memory=as_ref(memory), metadata_only=metadata_only)
         return await self._call(self.stub.GetMemory, request, timeout=timeout, read=True)
+
+    async def get_recall_manifest(
+        self,
+        memory: str | types.ArtifactRef,
+        *,
+        page_size: int = 0,
+        page_token: str = "",
+        kinds: Iterable[str] = (),
+        tags: Iterable[str] = (),
+        tag_match: types.TagMatch = types.TAG_MATCH_UNSPECIFIED,
+        timeout: float | None = _UNSET,
+    ) -> pb.GetRecallManifestResponse:
+        """One page (1..100 items, 0: 50) of the active entries' citations, kinds, descriptions
+        and tags — never their text. Pass next_page_token back with the same filters; `code`
+        tells an empty memory from an empty page."""
+        request = pb.GetRecallManifestRequest(
+            memory=as_ref(memory),
+            page_size=page_size,
+            page_token=page_token,
+            kinds=kinds,
+            tags=tags,
+            tag_match=tag_match,
+        )
+        return await self._call(self.stub.GetRecallManifest, request, timeout=timeout, read=True)
+
+    async def recall_manifest_items(
+        self,
+        memory: str | types.ArtifactRef,
+        *,
+        page_size: int = 0,
+        kinds: Iterable[str] = (),
+        tags: Iterable[str] = (),
+        tag_match: types.TagMatch = types.TAG_MATCH_UNSPECIFIED,
+        timeout: float | None = _UNSET,
+    ) -> AsyncIterator[types.ListedEntry]:
+        """Every item of the recall manifest, page after page (each page one retried read)."""
+        kinds, tags = list(kinds), list(tags)
+        token = ""
+        while True:
+            page = await self.get_recall_manifest(
+                memory,
+                page_size=page_size,
+                page_token=token,
+                kinds=kinds,
+                tags=tags,
+                tag_match=tag_match,
+                timeout=timeout,
+            )
+            for item in page.items:
+                yield item
+            token = page.next_page_token
+            if not token:
+                return
+
+    async def list_entries(
+        self,
+        memory: str | types.ArtifactRef,
+        *,
+        page_size: int = 0,
+        page_token: str = "",
+        statuses: Iterable[types.EntryStatus] = (),
+        kinds: Iterable[str] = (),
+        tags: Iterable[str] = (),
+        tag_match: types.TagMatch = types.TAG_MATCH_UNSPECIFIED,
+        include_text: bool = False,
+        timeout: float | None = _UNSET,
+    ) -> pb.ListEntriesResponse:
+        """One page of entries in entry id order, by status (empty: active only), kind and
+        tags; their text only with `include_text`."""
+        request = pb.ListEntriesRequest(
+            memory=as_ref(memory),
+            page_size=page_size,
+            page_token=page_token,
+            statuses=statuses,
+            kinds=kinds,
+            tags=tags,
+            tag_match=tag_match,
+            include_text=include_text,
+        )
+        return await self._call(self.stub.ListEntries, request, timeout=timeout, read=True)
+
+    async def list_entries_items(
+        self,
+        memory: str | types.ArtifactRef,
+        *,
+        page_size: int = 0,
+        statuses: Iterable[types.EntryStatus] = (),
+        kinds: Iterable[str] = (),
+        tags: Iterable[str] = (),
+        tag_match: types.TagMatch = types.TAG_MATCH_UNSPECIFIED,
+        include_text: bool = False,
+        timeout: float | None = _UNSET,
+    ) -> AsyncIterator[types.ListedEntry]:
+        """Every entry list_entries() selects, page after page."""
+        statuses, kinds, tags = list(statuses), list(kinds), list(tags)
+        token = ""
+        while True:
+            page = await self.list_entries(
+                memory,
+                page_size=page_size,
+                page_token=token,
+                statuses=statuses,
+                kinds=kinds,
+                tags=tags,
+                tag_match=tag_match,
+                include_text=include_text,
+                timeout=timeout,
+            )
+            for entry in page.entries:
+                yield entry
+            token = page.next_page_token
+            if not token:
+                return
+
+    async def preview_restore(
+        self,
+        memory: str | types.ArtifactRef,
+        entry_id: str,
+        *,
+        operation: types.RestoreOperation = types.RESTORE_OPERATION_RESTORE,
+        entry_version_id: str = "",
+        timeout: float | None = _UNSET,
+    ) -> pb.PreviewRestoreResponse:
+        """What restore() (or, with RESTORE_OPERATION_UNDO_MERGE, undo_merge()) would do at
+        the head, and a signed token that applies exactly that until it expires. Writes
+        nothing."""
+        request = pb.PreviewRestoreRequest(
+            memory=as_ref(memory),
+            operation=operation,
+            entry_id=entry_id,
+            entry_version_id=entry_version_id,
+        )
+        return await self._call(self.stub.PreviewRestore, request, timeout=timeout, read=True)
 
     async def head(self, memory_id: str, *, timeout: float | None = _UNSET) -> types.ArtifactRef:
         """The memory's current head revision (what writes and searches are based on)."""
@@ -412,10 +624,25 @@ class ClientCore:
         *,
         limit: int = 0,
         mode: types.SearchMode = types.SEARCH_MODE_UNSPECIFIED,
+        kinds: Iterable[str] = (),
+        tags: Iterable[str] = (),
+        tag_match: types.TagMatch = types.TAG_MATCH_UNSPECIFIED,
+        min_score: float | None = None,
         timeout: float | None = _UNSET,
     ) -> pb.SearchResponse:
-        """Search the active entries of the given HEAD revisions (0 limit: the server's 8)."""
-        request = pb.SearchRequest(query=query, memories=memories, limit=limit, mode=mode)
+        """Search the active entries of the given HEAD revisions (0 limit: the server's 8),
+        only those of `kinds` and carrying `tags` (all, or any with TAG_MATCH_ANY), dropping
+        hits that score below `min_score`."""
+        request = pb.SearchRequest(
+            query=query,
+            memories=memories,
+            limit=limit,
+            mode=mode,
+            kinds=kinds,
+            tags=tags,
+            tag_match=tag_match,
+            min_score=min_score,
+        )
         return await self._call(self.stub.Search, request, timeout=timeout, read=True)
 
     async def expand(

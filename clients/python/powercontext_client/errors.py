@@ -9,7 +9,10 @@ family you can act on, or the base class:
     ├── InvalidArgument                bad input; .field_violations [(field, description)]
     ├── NotFound                       unknown memory, revision, source or artifact
     │   └── CitationMismatch           a citation whose version is not the one in its revision
-    ├── RevisionConflict               ABORTED: the base is not the head; .head_revision
+    ├── Aborted                        ABORTED: what the request read has moved on — a Merge
+    │   │                              input revised since (ENTRY_VERSION_STALE), a stale
+    │   │                              preview token (PREVIEW_STALE): read again, decide again
+    │   └── RevisionConflict           the base is not the head; .head_revision
     ├── FailedPrecondition             valid input, wrong state (stale entry, non-head search)
     │   └── CapabilityNotSupported     e.g. vector search without a model; .capability
     ├── DataLoss                       stored bytes do not match their hash
@@ -25,9 +28,11 @@ family you can act on, or the base class:
     │                                  for a different request
     └── InternalError                  a server bug, or a status this client does not know
 
-The gRPC status code picks the family; for NOT_FOUND and FAILED_PRECONDITION the ErrorInfo
-reason picks the subclass. Parsing is lazy and never raises: a trailer that is missing or not
-decodable leaves reason "" and empty metadata.
+The gRPC status code picks the family; for NOT_FOUND, ABORTED and FAILED_PRECONDITION the
+ErrorInfo reason picks the subclass (an ABORTED without a known reason is a RevisionConflict,
+which update() re-applies on the new head; a plain Aborted is never re-applied). Parsing is
+lazy and never raises: a trailer that is missing or not decodable leaves reason "" and empty
+metadata.
 """
 
 from __future__ import annotations
@@ -91,7 +96,11 @@ class CitationMismatch(NotFound):
     pass
 
 
-class RevisionConflict(PowerContextError):
+class Aborted(PowerContextError):
+    pass
+
+
+class RevisionConflict(Aborted):
     @property
     def artifact_id(self) -> str:
         return self.metadata.get("artifactId", "")
@@ -173,7 +182,12 @@ _BY_CODE: dict[grpc.StatusCode, type[PowerContextError]] = {
 _BY_REASON: dict[str, type[PowerContextError]] = {
     "CITATION_MISMATCH": CitationMismatch,
     "CAPABILITY_NOT_SUPPORTED": CapabilityNotSupported,
+    # ABORTED ones only (other writes answer ENTRY_VERSION_STALE as FAILED_PRECONDITION).
+    "ENTRY_VERSION_STALE": Aborted,
+    "PREVIEW_STALE": Aborted,
 }
+# Where a code's reason-picked classes must belong (default: the code's own class).
+_FAMILIES: dict[grpc.StatusCode, type[PowerContextError]] = {grpc.StatusCode.ABORTED: Aborted}
 
 
 def status_details(rpc_error: grpc.RpcError) -> status_pb2.Status | None:
@@ -218,11 +232,10 @@ def from_rpc_error(rpc_error: grpc.RpcError) -> PowerContextError:
     status = status_details(rpc_error)
     info = unpack_detail(status, error_details_pb2.ErrorInfo)
     reason = info.reason if info is not None else ""
-    cls = _BY_REASON.get(reason) or _BY_CODE.get(code, InternalError)
-    if cls in (CitationMismatch, CapabilityNotSupported) and not issubclass(
-        cls, _BY_CODE.get(code, InternalError)
-    ):
-        cls = _BY_CODE.get(code, InternalError)  # a reason never overrides the code's family
+    default = _BY_CODE.get(code, InternalError)
+    cls = _BY_REASON.get(reason, default)
+    if not issubclass(cls, _FAMILIES.get(code, default)):
+        cls = default  # a reason never overrides the code's family
     metadata = dict(info.metadata) if info is not None else {}
     return cls(code, message, reason=reason, metadata=metadata, status=status)
 

@@ -26,7 +26,7 @@ Citation = types.Citation
 
 class _NamesAVersion(Protocol):
     """Anything carrying an exact entry version: EntryRef, MemoryManifestEntry, Hit,
-    EntryResult, Citation, EntryVersion."""
+    EntryResult, Citation (e.g. a ListedEntry's), EntryVersion."""
 
     @property
     def entry_id(self) -> str: ...
@@ -65,12 +65,20 @@ def new_entry(
     sources: Iterable[types.SourceRef] = (),
     artifacts: Iterable[types.ArtifactRef] = (),
     reason: str | None = None,
+    description: str | None = None,
+    tags: Iterable[str] = (),
 ) -> types.EntryInput:
-    """A new entry; its evidence must be part of the operation's evidence."""
-    entry = types.EntryInput(kind=kind, text=text, sources=sources, artifacts=artifacts)
-    if reason is not None:
-        entry.reason = reason
-    return entry
+    """A new entry; its evidence must be part of the operation's evidence. `description`
+    (one line, 1..200 characters) is derived from the text when None."""
+    return types.EntryInput(
+        kind=kind,
+        text=text,
+        sources=sources,
+        artifacts=artifacts,
+        reason=reason,
+        description=description,
+        tags=tags,
+    )
 
 
 def revise(
@@ -81,10 +89,22 @@ def revise(
     sources: Iterable[types.SourceRef] = (),
     artifacts: Iterable[types.ArtifactRef] = (),
     reason: str | None = None,
+    description: str | None = None,
+    tags: Iterable[str] = (),
 ) -> types.EntryInput:
     """A new version of the entry whose CURRENT active version is `current`. The new version
-    keeps the previous version's evidence and adds `sources` / `artifacts`."""
-    entry = new_entry(kind, text, sources=sources, artifacts=artifacts, reason=reason)
+    keeps the previous version's evidence and adds `sources` / `artifacts`; its description is
+    derived from `text` when None, and its tags are `tags` (a revision replaces them: pass
+    the current ones to keep them)."""
+    entry = new_entry(
+        kind,
+        text,
+        sources=sources,
+        artifacts=artifacts,
+        reason=reason,
+        description=description,
+        tags=tags,
+    )
     entry.entry.CopyFrom(entry_ref(current))
     return entry
 

@@ -33,6 +33,28 @@ def _blocking(
     return call
 
 
+def _blocking_iter(stream: AsyncIterator[R]) -> Iterator[R]:
+    """An async iterator of ClientCore, driven one item at a time (closed when left)."""
+    try:
+        while True:
+            try:
+                yield run_blocking(stream.__anext__())  # type: ignore[arg-type]
+            except StopAsyncIteration:
+                return
+    finally:
+        run_blocking(stream.aclose())  # type: ignore[attr-defined]
+
+
+def _blocking_items(
+    method: Callable[Concatenate[ClientCore, P], AsyncIterator[R]],
+) -> Callable[Concatenate[Client, P], Iterator[R]]:
+    @functools.wraps(method)
+    def items(self: Client, *args: P.args, **kwargs: P.kwargs) -> Iterator[R]:
+        return _blocking_iter(method(self.core, *args, **kwargs))
+
+    return items
+
+
 class Client:
     """`with Client("127.0.0.1:50051") as client: client.remember(None, [new_entry(...)])`"""
 
@@ -61,10 +83,18 @@ class Client:
     forget = _blocking(ClientCore.forget)
     reactivate = _blocking(ClientCore.reactivate)
     organize = _blocking(ClientCore.organize)
+    merge = _blocking(ClientCore.merge)
+    restore = _blocking(ClientCore.restore)
+    undo_merge = _blocking(ClientCore.undo_merge)
     write = _blocking(ClientCore.write)
     update = _blocking(ClientCore.update)
     get_memory = _blocking(ClientCore.get_memory)
     head = _blocking(ClientCore.head)
+    get_recall_manifest = _blocking(ClientCore.get_recall_manifest)
+    recall_manifest_items = _blocking_items(ClientCore.recall_manifest_items)
+    list_entries = _blocking(ClientCore.list_entries)
+    list_entries_items = _blocking_items(ClientCore.list_entries_items)
+    preview_restore = _blocking(ClientCore.preview_restore)
     changes = _blocking(ClientCore.changes)
     search = _blocking(ClientCore.search)
     expand = _blocking(ClientCore.expand)
@@ -84,11 +114,4 @@ class Client:
         stream: AsyncIterator[pb.RevisionChanges] = self.core.follow(
             memory_id, since, on_progress=on_progress, reconnect_for=reconnect_for
         )
-        try:
-            while True:
-                try:
-                    yield run_blocking(stream.__anext__())  # type: ignore[arg-type]
-                except StopAsyncIteration:
-                    return
-        finally:
-            run_blocking(stream.aclose())  # type: ignore[attr-defined]
+        return _blocking_iter(stream)

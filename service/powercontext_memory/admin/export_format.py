@@ -9,7 +9,8 @@ told apart by its "record" member:
                    created_at_ms
     memory         artifact_id, head: the memory's section starts (its revisions 1..head follow)
     entry_version  memory_artifact_id, entry_id, entry_version_id, version, previous_version_id,
-                   created_in_revision, content {artifact_refs, kind, source_refs, text},
+                   created_in_revision, content {artifact_refs, kind, source_refs, text} (and
+                   description, tags for versions that have a description: hash v2),
                    entry_content_hash
     revision       artifact_id, revision, changes, content_hash, lineage, committed_at_ms
     trailer        lines, counts (per record kind), sha256 of every line before it
@@ -364,13 +365,13 @@ def parse_version(record: dict[str, Any]) -> EntryVersion:
         "version",
     )
     content = record["content"]
-    if not isinstance(content, dict) or set(content) != {
-        "artifact_refs",
-        "kind",
-        "source_refs",
-        "text",
-    }:
-        raise RecordError("content must be an object of artifact_refs, kind, source_refs, text")
+    # v1 content (no description) or v2 (description and tags): EntryContent.to_json.
+    if not isinstance(content, dict) or set(content) not in (_CONTENT_V1_KEYS, _CONTENT_V2_KEYS):
+        raise RecordError(
+            "content must be an object of artifact_refs, kind, source_refs, text "
+            "(and description, tags)"
+        )
+    description, tags = _description_and_tags(content)
     previous = record["previous_version_id"]
     row = EntryVersionRow(
         memory_artifact_id=_id(record, "memory_artifact_id"),
@@ -384,8 +385,24 @@ def parse_version(record: dict[str, Any]) -> EntryVersion:
         artifact_refs=_refs_json(content, "artifact_refs"),
         entry_content_hash=_hash(record, "entry_content_hash"),
         created_in_revision=_int(record, "created_in_revision", 1),
+        description=description,
+        tags=tags,
     )
     return _verified(codec.version_from_row, row, f"entry version {row.entry_version_id}")
+
+
+_CONTENT_V1_KEYS = {"artifact_refs", "kind", "source_refs", "text"}
+_CONTENT_V2_KEYS = _CONTENT_V1_KEYS | {"description", "tags"}
+
+
+def _description_and_tags(content: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(description, tags as stored) of a version's content: (None, None) for v1 content."""
+    if "description" not in content:
+        return None, None
+    tags = content["tags"]
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise RecordError("content.tags must be an array of strings")
+    return _str(content, "description"), codec.tags_json(tags)
 
 
 def _refs_json(content: dict[str, Any], name: str) -> str:
@@ -416,16 +433,15 @@ def parse_revision(record: dict[str, Any]) -> RevisionRecord:
     return parsed
 
 
+_CHANGE_KEYS = {"entry_id", "from_entry_version_id", "op", "reason", "to_entry_version_id"}
+
+
 def _change(data: Any) -> MemoryChange:
-    if not isinstance(data, dict) or set(data) != {
-        "entry_id",
-        "from_entry_version_id",
-        "op",
-        "reason",
-        "to_entry_version_id",
-    }:
+    # merged_into_entry_id: only on a Merge's DEACTIVATE changes (absent otherwise).
+    if not isinstance(data, dict) or set(data) - {"merged_into_entry_id"} != _CHANGE_KEYS:
         raise RecordError(
-            "a change must be an object of entry_id, from/to_entry_version_id, op, reason"
+            "a change must be an object of entry_id, from/to_entry_version_id, op, reason "
+            "(and merged_into_entry_id)"
         )
     try:
         op = ChangeOp(data["op"])
@@ -438,8 +454,14 @@ def _change(data: Any) -> MemoryChange:
         k: None if data[k] is None else _id(data, k)
         for k in ("from_entry_version_id", "to_entry_version_id")
     }
+    merged_into = _id(data, "merged_into_entry_id") if "merged_into_entry_id" in data else None
     return MemoryChange(
-        op, _id(data, "entry_id"), ids["from_entry_version_id"], ids["to_entry_version_id"], reason
+        op,
+        _id(data, "entry_id"),
+        ids["from_entry_version_id"],
+        ids["to_entry_version_id"],
+        reason,
+        merged_into,
     )
 
 

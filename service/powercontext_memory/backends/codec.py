@@ -201,6 +201,7 @@ def _change_from_json(data: dict[str, Any]) -> MemoryChange:
         data["from_entry_version_id"],
         data["to_entry_version_id"],
         data["reason"],
+        None if data.get("merged_into_entry_id") is None else str(data["merged_into_entry_id"]),
     )
 
 
@@ -288,24 +289,52 @@ def version_to_row(version: EntryVersion) -> EntryVersionRow:
         artifact_refs=artifact_refs_json(content.artifact_refs),
         entry_content_hash=version.entry_content_hash,
         created_in_revision=version.created_in_revision,
+        description=content.description,
+        tags=None if content.description is None else tags_json(content.tags),
     )
 
 
+def tags_json(tags: Sequence[str]) -> str:
+    """The stored form of a version's tags: their canonical JSON array."""
+    return canonical_json(list(tags)).decode("utf-8")
+
+
+def _tags_from_row(what: str, row: EntryVersionRow) -> tuple[str, ...]:
+    """The tags of a stored version: none (NULL) without a description (hash v1), else a
+    canonical JSON array of strings."""
+    if row.description is None:
+        if row.tags is not None:
+            raise _loss(what, "tags are stored without a description")
+        return ()
+    if row.tags is None:
+        raise _loss(what, "a described version has no stored tags")
+    try:
+        tags = json.loads(row.tags)
+    except ValueError as exc:
+        raise _loss(what, f"tags do not parse ({exc})") from exc
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise _loss(what, "tags are not a JSON array of strings")
+    if tags_json(tags) != row.tags:
+        raise _loss(what, "tags are not canonical JSON")
+    return tuple(tags)
+
+
 def version_from_row(row: EntryVersionRow) -> EntryVersion:
-    """Parse an entry version, recomputing its hash from its canonical bytes."""
+    """Parse an entry version, recomputing its hash (v1 or v2) from its canonical bytes."""
     what = f"memory_entry_versions[{row.entry_version_id}]"
     try:
         sources = tuple(SourceRef.from_json(r) for r in json.loads(row.source_refs))
         artifacts = tuple(ArtifactRef.from_json(r) for r in json.loads(row.artifact_refs))
     except (KeyError, TypeError, ValueError) as exc:
         raise _loss(what, f"refs do not parse ({exc})") from exc
-    content = EntryContent(row.kind, row.text, sources, artifacts)
+    tags = _tags_from_row(what, row)
+    content = EntryContent(row.kind, row.text, sources, artifacts, row.description, tags)
     if source_refs_json(sources) != row.source_refs or (
         artifact_refs_json(artifacts) != row.artifact_refs
     ):
         raise _loss(what, "refs are not canonical JSON")
     if content.content_hash() != row.entry_content_hash:
-        raise _loss(what, "kind/text/refs do not match entry_content_hash")
+        raise _loss(what, "kind/text/refs/description/tags do not match entry_content_hash")
     return EntryVersion(
         memory_artifact_id=row.memory_artifact_id,
         entry_id=row.entry_id,

@@ -20,7 +20,8 @@ from typing import TypeVar
 import numpy as np
 
 from ..api import RevisionChanges
-from ..domain import analyzer, fusion, idempotency
+from ..domain import fusion, idempotency
+from ..domain.descriptions import delimited_tags
 from ..domain.errors import (
     DataLossError,
     FailedPreconditionError,
@@ -28,7 +29,7 @@ from ..domain.errors import (
     NotFoundError,
     RevisionConflictError,
 )
-from ..domain.lifecycle import CommitPlan, ProjectionRow
+from ..domain.lifecycle import CommitPlan, ProjectionRow, searchable_text
 from ..domain.models import (
     ArtifactRef,
     EmbeddingProfile,
@@ -584,6 +585,22 @@ class DatabaseMemoryBackend:
         async with self._write_lock, self._write_tx() as tx:
             return await tx.revoke_access_token(token_id, revoked_at_ms)
 
+    # -- token signing keys (security/signing.py) ---------------------------------------------
+
+    async def signing_keys(self) -> dict[str, str]:
+        """Key id → hex secret of every stored signing key."""
+        async with self._read_tx() as tx:
+            return dict(await tx.signing_key_rows())
+
+    async def add_signing_key(self, key_id: str, secret_hex: str) -> bool:
+        """False when that key id is already stored (another server added it first)."""
+        async with self._write_lock, self._write_tx() as tx:
+            return await tx.insert_signing_key(key_id, secret_hex)
+
+    async def drop_signing_keys(self, key_ids: Sequence[str]) -> None:
+        async with self._write_lock, self._write_tx() as tx:
+            await tx.delete_signing_keys(key_ids)
+
     async def rebuild_projection(
         self, artifact_id: str, vectors: Mapping[str, tuple[bytes, str]] | None = None
     ) -> int:
@@ -620,7 +637,10 @@ async def expected_projection(session: ReadSession, revision: Revision) -> list[
             e.entry_id,
             e.entry_version_id,
             e.entry_content_hash,
-            analyzer.searchable_text(versions[e.entry_version_id].content.text),
+            searchable_text(content := versions[e.entry_version_id].content),
+            kind=content.kind,
+            description=content.description,
+            tags=delimited_tags(content.tags),
         )
         for e in active
     ]
@@ -635,6 +655,9 @@ def _head_row(artifact_id: str, row: ProjectionRow) -> HeadProjectionRow:
         row.searchable_text,
         row.embedding,
         row.embedding_content_hash,
+        kind=row.kind,
+        description=row.description,
+        tags=delimited_tags(row.tags),
     )
 
 

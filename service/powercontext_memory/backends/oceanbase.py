@@ -37,8 +37,11 @@ from .oceanbase_wire import (
     vector_literal,
 )
 from .spi import (
+    SIGNING_KEY_PREFIX,
+    SIGNING_KEY_RANGE,
     AccessTokenRow,
     EntryVersionRow,
+    HeadCondition,
     HeadProjectionRow,
     ManifestPieceRow,
     RevisionExistsError,
@@ -57,6 +60,7 @@ from .sql_reads import (
     VERSION_INSERT,
     WRITE_REQUEST_COLUMNS,
     PortableReads,
+    condition_sql,
 )
 from .timeouts import bounded
 
@@ -188,6 +192,7 @@ class OceanBaseStorage:
                         )
             await _add_missing_columns(cur)
             await _add_memory_tokens(cur)
+            await _backfill_head_kinds(cur)
             self.vector_dimension = await _vector_dimension(cur)
             self.probe = await probe(cur, self.vector_dimension)
 
@@ -265,6 +270,11 @@ ADDED_COLUMNS = (
     ("artifact_revisions", "changes", "LONGTEXT"),
     ("artifact_revisions", "changes_hash", "CHAR(64)"),
     ("artifact_revisions", "manifest_root", "LONGTEXT"),
+    ("memory_entry_versions", "description", "TEXT"),
+    ("memory_entry_versions", "tags", "TEXT"),
+    ("memory_entry_heads", "kind", "VARCHAR(64) COLLATE utf8mb4_bin NOT NULL DEFAULT ''"),
+    ("memory_entry_heads", "description", "VARCHAR(1024) COLLATE utf8mb4_bin"),
+    ("memory_entry_heads", "tags", "VARCHAR(4096) COLLATE utf8mb4_bin NOT NULL DEFAULT ''"),
 )
 
 
@@ -306,6 +316,27 @@ async def _add_memory_tokens(cur: Any) -> None:
     await cur.execute(
         "INSERT IGNORE INTO schema_meta (meta_key, meta_value) VALUES (%s, %s)",
         (FULLTEXT_LAYOUT_KEY, FULLTEXT_LAYOUT),
+    )
+
+
+# Head rows projected before the heads held their version's metadata get its kind on open
+# (description and tags stay empty: those versions have none); recorded in schema_meta, and a
+# second server doing the same at once only rewrites the same values.
+HEAD_METADATA_KEY = "head_metadata"
+HEAD_METADATA = "kind-description-tags-v1"
+
+
+async def _backfill_head_kinds(cur: Any) -> None:
+    await cur.execute("SELECT 1 FROM schema_meta WHERE meta_key = %s", (HEAD_METADATA_KEY,))
+    if await cur.fetchone() is not None:
+        return
+    await cur.execute(
+        "UPDATE memory_entry_heads h JOIN memory_entry_versions v "
+        "ON v.entry_version_id = h.entry_version_id SET h.kind = v.kind WHERE h.kind = ''"
+    )
+    await cur.execute(
+        "INSERT IGNORE INTO schema_meta (meta_key, meta_value) VALUES (%s, %s)",
+        (HEAD_METADATA_KEY, HEAD_METADATA),
     )
 
 
@@ -368,7 +399,12 @@ class _OceanBaseTransaction(PortableReads):
         return found
 
     async def fts_candidates(
-        self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
+        self,
+        artifact_ids: Sequence[str],
+        terms: Sequence[str],
+        min_matches: int,
+        limit: int,
+        condition: HeadCondition | None = None,
     ) -> list[HeadProjectionRow]:
         """MATCH ... AGAINST in boolean mode, best first by the engine's relevance.
 
@@ -383,12 +419,16 @@ class _OceanBaseTransaction(PortableReads):
         if not memories or not terms:
             return []
         query, exact = oceanbase_tokens.boolean_query(sorted(memories), terms, min_matches)
+        # Kind and tag filters are column conditions: the engine then reads back the matches
+        # before its top-k (the cost of a filtered search), but the window holds only
+        # eligible rows.
+        where, params = condition_sql(condition, "")
         rows = await self._all(
             f"SELECT {HEAD_COLUMNS}, MATCH (fulltext_tokens) AGAINST (? IN BOOLEAN MODE) "
             "AS relevance FROM memory_entry_heads "
-            "WHERE MATCH (fulltext_tokens) AGAINST (? IN BOOLEAN MODE) "
+            f"WHERE MATCH (fulltext_tokens) AGAINST (? IN BOOLEAN MODE){where} "
             "ORDER BY relevance DESC LIMIT ?",
-            (query, query, limit if exact else limit * FTS_OVERFETCH),
+            (query, query, *params, limit if exact else limit * FTS_OVERFETCH),
         )
         wanted = set(terms)
         return [
@@ -511,10 +551,10 @@ class _OceanBaseTransaction(PortableReads):
         with_vector = self._storage.vector_dimension is not None
         columns = (
             "memory_artifact_id, projected_in_revision, entry_id, entry_version_id, "
-            "entry_content_hash, searchable_text, fulltext_tokens, embedding_content_hash"
-            + (", embedding" if with_vector else "")
+            "entry_content_hash, searchable_text, fulltext_tokens, embedding_content_hash, "
+            "kind, description, tags" + (", embedding" if with_vector else "")
         )
-        width = 9 if with_vector else 8
+        width = 12 if with_vector else 11
         updates = ", ".join(
             f"{c} = VALUES({c})"
             for c in [
@@ -524,6 +564,9 @@ class _OceanBaseTransaction(PortableReads):
                 "searchable_text",
                 "fulltext_tokens",
                 "embedding_content_hash",
+                "kind",
+                "description",
+                "tags",
                 *(["embedding"] if with_vector else []),
             ]
         )
@@ -542,6 +585,9 @@ class _OceanBaseTransaction(PortableReads):
                         r.searchable_text,
                         oceanbase_tokens.encode_row(r.memory_artifact_id, r.searchable_text),
                         r.embedding_content_hash if r.embedding is not None else None,
+                        r.kind,
+                        r.description,
+                        r.tags,
                     ]
                 )
                 if with_vector:
@@ -577,6 +623,28 @@ class _OceanBaseTransaction(PortableReads):
 
     async def insert_access_token(self, row: AccessTokenRow) -> None:
         await self._exec(ACCESS_TOKEN_INSERT, values(row))
+
+    # -- signing keys (security/signing.py) ---------------------------------------------------
+
+    async def signing_key_rows(self) -> list[tuple[str, str]]:
+        rows = await self._all(
+            "SELECT meta_key, meta_value FROM schema_meta WHERE meta_key >= ? AND meta_key < ?",
+            SIGNING_KEY_RANGE,
+        )
+        return [(str(k)[len(SIGNING_KEY_PREFIX) :], str(v)) for k, v in rows]
+
+    async def insert_signing_key(self, key_id: str, secret_hex: str) -> bool:
+        affected = await self._exec(
+            "INSERT IGNORE INTO schema_meta (meta_key, meta_value) VALUES (?, ?)",
+            (SIGNING_KEY_PREFIX + key_id, secret_hex),
+        )
+        return affected == 1
+
+    async def delete_signing_keys(self, key_ids: Sequence[str]) -> None:
+        for key_id in key_ids:
+            await self._exec(
+                "DELETE FROM schema_meta WHERE meta_key = ?", (SIGNING_KEY_PREFIX + key_id,)
+            )
 
     async def revoke_access_token(self, token_id: str, revoked_at_ms: int) -> bool:
         affected = await self._exec(
@@ -692,7 +760,11 @@ class _OceanBaseTransaction(PortableReads):
         return out
 
     async def nearest_vectors(
-        self, artifact_ids: Sequence[str], query: bytes, limit: int
+        self,
+        artifact_ids: Sequence[str],
+        query: bytes,
+        limit: int,
+        condition: HeadCondition | None = None,
     ) -> list[VectorCandidate]:
         """The memories' nearest rows: measured one by one when they are few, else by HNSW.
 
@@ -713,11 +785,12 @@ class _OceanBaseTransaction(PortableReads):
             (*memories, EXACT_VECTOR_ROWS),
         )
         hint = f"/*+ INDEX(memory_entry_heads {VECTOR_INDEX}) */ " if many else ""
+        where, params = condition_sql(condition, "")
         rows = await self._all(
             f"SELECT {hint}{HEAD_COLUMNS}, l2_distance(embedding, ?) AS distance "
             f"FROM memory_entry_heads WHERE memory_artifact_id IN ({marks}) "
-            "AND embedding IS NOT NULL "
+            f"AND embedding IS NOT NULL{where} "
             "ORDER BY l2_distance(embedding, ?) APPROXIMATE LIMIT ?",
-            (literal, *memories, literal, limit),
+            (literal, *memories, *params, literal, limit),
         )
         return [VectorCandidate(HeadProjectionRow(*r[:5]), float(r[5])) for r in rows]

@@ -74,6 +74,9 @@ CREATE TABLE IF NOT EXISTS memory_entry_versions (
     artifact_refs LONGTEXT NOT NULL,
     entry_content_hash CHAR(64) NOT NULL,
     created_in_revision BIGINT NOT NULL,
+    -- NULL without a description (hash v1); tags: NULL then, else a canonical JSON array.
+    description TEXT,
+    tags TEXT,
     PRIMARY KEY (entry_version_id),
     UNIQUE KEY uk_memory_entry_versions_number (memory_artifact_id, entry_id, version),
     UNIQUE KEY uk_memory_entry_versions_identity (memory_artifact_id, entry_id, entry_version_id),
@@ -95,6 +98,11 @@ CREATE TABLE IF NOT EXISTS memory_entry_heads (
     searchable_text TEXT NOT NULL,
     fulltext_tokens MEDIUMTEXT NOT NULL,
     embedding_content_hash CHAR(64),
+    -- The version's kind, description (NULL: none) and tags delimited by 0x1F ('' for none):
+    -- a tag filter is an exact substring test, binary so case and Unicode forms stay distinct.
+    kind VARCHAR(64) COLLATE utf8mb4_bin NOT NULL DEFAULT '',
+    description VARCHAR(1024) COLLATE utf8mb4_bin,
+    tags VARCHAR(4096) COLLATE utf8mb4_bin NOT NULL DEFAULT '',
     PRIMARY KEY (projection_id),
     UNIQUE KEY uk_memory_entry_heads_entry (memory_artifact_id, entry_id),
     KEY idx_memory_entry_heads_version (entry_version_id),

@@ -12,6 +12,11 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, fields
 from typing import Protocol
 
+# schema_meta keys of token signing keys: "signing_key.<key id>"; the range selects exactly
+# them ("/" follows "." in every collation byte order).
+SIGNING_KEY_PREFIX = "signing_key."
+SIGNING_KEY_RANGE = (SIGNING_KEY_PREFIX, "signing_key/")
+
 
 class RevisionExistsError(Exception):
     """insert_revision hit a unique conflict: another writer committed that revision first."""
@@ -75,6 +80,10 @@ class EntryVersionRow:
     artifact_refs: str  # canonical JSON array
     entry_content_hash: str
     created_in_revision: int
+    # NULL (None) in versions without a description (hash v1, all written before descriptions
+    # existed); tags then NULL too, else a canonical JSON array of strings.
+    description: str | None = None
+    tags: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +113,13 @@ class HeadProjectionRow:
     searchable_text: str
     embedding: bytes | None = None
     embedding_content_hash: str | None = None
+    # The version's kind, description (None: it has none) and tags in delimited form
+    # (descriptions.delimited_tags), for listing and search filters. Last, so that the hot
+    # reads selecting HEAD_COLUMNS (the first five) build rows positionally; they leave these
+    # at their defaults, only head_projection_rows reads them.
+    kind: str = ""
+    description: str | None = None
+    tags: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +165,28 @@ class VectorRow:
     embedding_content_hash: str | None
     embedding: bytes | None
     has_vector: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HeadCondition:
+    """Which head rows a filtered search reads: the version's kind among `kinds` (empty: any)
+    and its delimited tags (memory_entry_heads.tags) containing all (`all_tags`) or any of
+    `tag_needles` (descriptions.tag_needle; empty: any). Compared byte for byte."""
+
+    kinds: tuple[str, ...] = ()
+    tag_needles: tuple[str, ...] = ()
+    all_tags: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class VersionMetadataRow:
+    """An entry version without its text or evidence (listings read only this)."""
+
+    entry_version_id: str
+    entry_id: str
+    kind: str
+    description: str | None
+    tags: str | None  # canonical JSON array, or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +255,12 @@ class HotReads(Protocol):
         ...
 
     async def fts_candidates(
-        self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
+        self,
+        artifact_ids: Sequence[str],
+        terms: Sequence[str],
+        min_matches: int,
+        limit: int,
+        condition: HeadCondition | None = None,
     ) -> list[HeadProjectionRow]:
         """Top `limit` projection rows of these memories matching analyzer terms, by the
         engine's relevance; when no more than `limit` rows match, all of them in any order
@@ -225,7 +268,8 @@ class HotReads(Protocol):
 
         `terms` are Analyzer v1 tokens; the adapter quotes them for its own MATCH syntax. Rows
         matching fewer than `min_matches` distinct terms are useless to the caller (admission
-        refuses them), so an adapter may leave them out of the ranking.
+        refuses them), so an adapter may leave them out of the ranking. With `condition`, only
+        rows meeting it are candidates (inside the query, before the limit).
         """
         ...
 
@@ -233,6 +277,16 @@ class HotReads(Protocol):
         self, artifact_ids: Sequence[str], kinds: Sequence[str]
     ) -> list[HeadKindRow]:
         """Projection rows of these memories whose version has one of `kinds` (any order)."""
+        ...
+
+    async def eligible_entry_ids(
+        self, artifact_ids: Sequence[str], condition: HeadCondition
+    ) -> set[tuple[str, str]]:
+        """(memory, entry id) of the head rows of these memories meeting `condition`."""
+        ...
+
+    async def version_metadata_rows(self, version_ids: Sequence[str]) -> list[VersionMetadataRow]:
+        """Kind, description and tags of these entry versions (any order; never the text)."""
         ...
 
     async def embedding_profile_json(self) -> str | None:
@@ -257,6 +311,11 @@ class HotReads(Protocol):
         ...
 
     async def access_token_row(self, token_id: str) -> AccessTokenRow | None: ...
+
+    async def signing_key_rows(self) -> list[tuple[str, str]]:
+        """(key id, hex secret) of every page/preview token signing key (security/signing.py),
+        stored in schema_meta under "signing_key.<key id>"."""
+        ...
 
     async def write_request_row(self, caller_key: str, request_id: str) -> WriteRequestRow | None:
         """The recorded outcome of this caller's request id, however old (pruning removes)."""
@@ -316,10 +375,15 @@ class NativeVectorSearch(Protocol):
     """Read transactions of adapters whose engine has its own vector index (OceanBase HNSW)."""
 
     async def nearest_vectors(
-        self, artifact_ids: Sequence[str], query: bytes, limit: int
+        self,
+        artifact_ids: Sequence[str],
+        query: bytes,
+        limit: int,
+        condition: HeadCondition | None = None,
     ) -> list[VectorCandidate]:
         """Up to `limit` head rows of these memories nearest to `query` (float32 bytes), by
-        ascending L2 distance. Rows without a vector are never returned."""
+        ascending L2 distance, meeting `condition` when given. Rows without a vector are never
+        returned."""
         ...
 
 
@@ -372,6 +436,12 @@ class WriteTransaction(ReadTransaction, Protocol):
     async def revoke_access_token(self, token_id: str, revoked_at_ms: int) -> bool:
         """Mark the token revoked; False when there is no such token or it already was."""
         ...
+
+    async def insert_signing_key(self, key_id: str, secret_hex: str) -> bool:
+        """Store a signing key; False (nothing changed) when that key id already exists."""
+        ...
+
+    async def delete_signing_keys(self, key_ids: Sequence[str]) -> None: ...
 
     async def set_embedding_profile(self, profile_json: str, dimension: int) -> None:
         """Fix (or, offline, replace) the profile: every stored vector is dropped."""

@@ -9,35 +9,60 @@ What differs between engines (full text, vectors, metadata tables) stays in the 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 from .spi import (
     AccessTokenRow,
     ChangesRow,
     EntryVersionRow,
+    HeadCondition,
     HeadKindRow,
     HeadProjectionRow,
     ManifestPieceRow,
     RevisionRow,
     SourceRow,
+    VersionMetadataRow,
     WriteRequestRow,
     columns,
 )
 
 VERSION_INSERT = (
     f"INSERT INTO memory_entry_versions ({columns(EntryVersionRow)}) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    f"VALUES ({', '.join('?' * len(fields(EntryVersionRow)))})"
 )
 REVISION_COLUMNS = columns(RevisionRow)
 CHANGES_COLUMNS = columns(ChangesRow)
 VERSION_COLUMNS = columns(EntryVersionRow)
 SOURCE_COLUMNS = columns(SourceRow)
-HEAD_COLUMNS = columns(HeadProjectionRow, 5)  # without the vector fields
+HEAD_COLUMNS = columns(HeadProjectionRow, 5)  # without the vector fields and the metadata
+HEAD_METADATA_COLUMNS = "kind, description, tags"
 ACCESS_TOKEN_COLUMNS = columns(AccessTokenRow)
 ACCESS_TOKEN_INSERT = (
     f"INSERT INTO access_tokens ({ACCESS_TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 WRITE_REQUEST_COLUMNS = columns(WriteRequestRow)
+
+
+def condition_sql(condition: HeadCondition | None, alias: str) -> tuple[str, list[str]]:
+    """ " AND ..." conditions on memory_entry_heads (`alias` "h." or "") for a filtered read.
+
+    A tag is an exact substring test on the delimited form (INSTR, the same on both engines;
+    LIKE would read % and _ in a tag as wildcards). OceanBase compares in the table's binary
+    collation, SQLite always byte for byte: composed and decomposed forms stay distinct."""
+    if condition is None:
+        return "", []
+    sql = ""
+    params: list[str] = []
+    if condition.kinds:
+        sql += f" AND {alias}kind IN ({','.join('?' * len(condition.kinds))})"
+        params.extend(condition.kinds)
+    if condition.tag_needles:
+        joiner = " AND " if condition.all_tags else " OR "
+        tests = joiner.join(f"INSTR({alias}tags, ?) > 0" for _ in condition.tag_needles)
+        sql += f" AND ({tests})"
+        params.extend(condition.tag_needles)
+    return sql, params
 
 
 class PortableReads:
@@ -153,11 +178,14 @@ class PortableReads:
 
     async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
         rows = await self._all(
-            f"SELECT {HEAD_COLUMNS} FROM memory_entry_heads "
+            f"SELECT {HEAD_COLUMNS}, {HEAD_METADATA_COLUMNS} FROM memory_entry_heads "
             "WHERE memory_artifact_id = ? ORDER BY entry_id",
             (artifact_id,),
         )
-        return [HeadProjectionRow(*r) for r in rows]
+        return [
+            HeadProjectionRow(a, e, v, h, t, kind=k, description=d, tags=g)
+            for a, e, v, h, t, k, d, g in rows
+        ]
 
     async def head_rows_of_kinds(
         self, artifact_ids: Sequence[str], kinds: Sequence[str]
@@ -172,6 +200,25 @@ class PortableReads:
             (*artifact_ids, *kinds),
         )
         return [HeadKindRow(a, e, v, h, k, int(r)) for a, e, v, h, k, r in rows]
+
+    async def eligible_entry_ids(
+        self, artifact_ids: Sequence[str], condition: HeadCondition
+    ) -> set[tuple[str, str]]:
+        where, params = condition_sql(condition, "")
+        rows = await self._all(  # a search names at most 32 memories
+            "SELECT memory_artifact_id, entry_id FROM memory_entry_heads "
+            f"WHERE memory_artifact_id IN ({','.join('?' * len(artifact_ids))}){where}",
+            (*artifact_ids, *params),
+        )
+        return {(str(a), str(e)) for a, e in rows}
+
+    async def version_metadata_rows(self, version_ids: Sequence[str]) -> list[VersionMetadataRow]:
+        rows = await self._all_chunked(
+            "SELECT entry_version_id, entry_id, kind, description, tags "
+            "FROM memory_entry_versions WHERE entry_version_id IN ({marks})",
+            list(version_ids),
+        )
+        return [VersionMetadataRow(*r) for r in rows]
 
     async def write_request_row(self, caller_key: str, request_id: str) -> WriteRequestRow | None:
         rows = await self._all(

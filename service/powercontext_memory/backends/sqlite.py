@@ -26,8 +26,11 @@ import sqlite_vec
 
 from ..domain.analyzer import ANALYZER_VERSION
 from .spi import (
+    SIGNING_KEY_PREFIX,
+    SIGNING_KEY_RANGE,
     AccessTokenRow,
     EntryVersionRow,
+    HeadCondition,
     HeadProjectionRow,
     ManifestPieceRow,
     RevisionExistsError,
@@ -45,6 +48,7 @@ from .sql_reads import (
     VERSION_INSERT,
     WRITE_REQUEST_COLUMNS,
     PortableReads,
+    condition_sql,
 )
 from .timeouts import bounded, timed_out
 
@@ -353,7 +357,17 @@ ADDED_COLUMNS = (
     ("artifact_revisions", "changes", "TEXT"),
     ("artifact_revisions", "changes_hash", "TEXT"),
     ("artifact_revisions", "manifest_root", "TEXT"),
+    ("memory_entry_versions", "description", "TEXT"),
+    ("memory_entry_versions", "tags", "TEXT"),
+    ("memory_entry_heads", "kind", "TEXT NOT NULL DEFAULT ''"),
+    ("memory_entry_heads", "description", "TEXT"),
+    ("memory_entry_heads", "tags", "TEXT NOT NULL DEFAULT ''"),
 )
+
+# Head rows projected before the heads held their version's metadata get its kind on open
+# (description and tags stay empty: those versions have none), once, recorded in schema_meta.
+HEAD_METADATA_KEY = "head_metadata"
+HEAD_METADATA = "kind-description-tags-v1"
 
 
 def _add_missing_columns(db: Db) -> None:
@@ -361,6 +375,27 @@ def _add_missing_columns(db: Db) -> None:
         present = {r[1] for r in _fetch(db, f"PRAGMA table_info({table})")}
         if column not in present:
             _execute(db, f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+
+
+def _backfill_head_kinds(db: Db) -> None:
+    if _fetch(db, "SELECT 1 FROM schema_meta WHERE key = ?", (HEAD_METADATA_KEY,)):
+        return
+    _execute(db, "BEGIN IMMEDIATE")
+    try:
+        _execute(
+            db,
+            "UPDATE memory_entry_heads SET kind = (SELECT v.kind FROM memory_entry_versions v "
+            "WHERE v.entry_version_id = memory_entry_heads.entry_version_id) WHERE kind = ''",
+        )
+        _execute(
+            db,
+            "INSERT OR IGNORE INTO schema_meta (key, value) VALUES (?, ?)",
+            (HEAD_METADATA_KEY, HEAD_METADATA),
+        )
+        _execute(db, "COMMIT")
+    except BaseException:
+        _rollback(db)
+        raise
 
 
 def _setup_writer(db: Db, busy_ms: int = DEFAULT_BUSY_MS) -> None:
@@ -380,7 +415,10 @@ def _setup_writer(db: Db, busy_ms: int = DEFAULT_BUSY_MS) -> None:
     meta = dict(db.execute("SELECT key, value FROM schema_meta").fetchall())
     expected = {"schema_version": SCHEMA_VERSION, "analyzer": ANALYZER_VERSION}
     if not meta:
-        db.executemany("INSERT INTO schema_meta (key, value) VALUES (?, ?)", expected.items())
+        db.executemany(
+            "INSERT INTO schema_meta (key, value) VALUES (?, ?)",
+            [*expected.items(), (HEAD_METADATA_KEY, HEAD_METADATA)],
+        )
         # Relevance comes from the text alone: the memory column is there to filter, and
         # weighting it 0 also spares bm25 work for a phrase every row of a memory contains.
         db.execute(
@@ -394,6 +432,7 @@ def _setup_writer(db: Db, busy_ms: int = DEFAULT_BUSY_MS) -> None:
                 f"database {key} is {meta.get(key)!r}, this server needs {value!r}: "
                 "run the offline migration first"
             )
+    _backfill_head_kinds(db)
 
 
 class _SQLiteTransaction(PortableReads):
@@ -467,11 +506,18 @@ class _SQLiteTransaction(PortableReads):
         return await self._run(go)
 
     async def fts_candidates(
-        self, artifact_ids: Sequence[str], terms: Sequence[str], min_matches: int, limit: int
+        self,
+        artifact_ids: Sequence[str],
+        terms: Sequence[str],
+        min_matches: int,
+        limit: int,
+        condition: HeadCondition | None = None,
     ) -> list[HeadProjectionRow]:
         # Two statements in one hop: FTS5 answers "ORDER BY rank LIMIT k" on its own table
         # without sorting every match only when it is the whole query (not a joined subquery).
         expression = fts_match_expression(artifact_ids, terms, min_matches)
+        if condition is not None:
+            return await self._filtered_fts_candidates(expression, limit, condition)
 
         def go(db: Db) -> list[Any]:
             # Unranked first: when every match fits in the window, FTS5's bm25 (most of a
@@ -499,6 +545,21 @@ class _SQLiteTransaction(PortableReads):
             return [by_id[i] for i in ids if i in by_id]
 
         return [HeadProjectionRow(*r) for r in await self._run(go)]
+
+    async def _filtered_fts_candidates(
+        self, expression: str, limit: int, condition: HeadCondition
+    ) -> list[HeadProjectionRow]:
+        """Kind and tag conditions joined into the match, so the window holds only eligible
+        rows (FTS5 then ranks every match of the join before the cut: filters cost that)."""
+        where, params = condition_sql(condition, "h.")
+        columns = ", ".join(f"h.{c.strip()}" for c in HEAD_COLUMNS.split(","))
+        rows = await self._all(
+            f"SELECT {columns} FROM memory_entry_search_fts f "
+            "JOIN memory_entry_heads h ON h.projection_id = f.rowid "
+            f"WHERE memory_entry_search_fts MATCH ?{where} ORDER BY f.rank LIMIT ?",
+            (expression, *params, limit),
+        )
+        return [HeadProjectionRow(*r) for r in rows]
 
     async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
         rows = await self._all(
@@ -598,13 +659,17 @@ class _SQLiteTransaction(PortableReads):
                     pid = found[0]
                     db.execute(
                         "UPDATE memory_entry_heads SET projected_in_revision = ?, "
-                        "entry_version_id = ?, entry_content_hash = ?, searchable_text = ? "
+                        "entry_version_id = ?, entry_content_hash = ?, searchable_text = ?, "
+                        "kind = ?, description = ?, tags = ? "
                         "WHERE projection_id = ?",
                         (
                             revision,
                             r.entry_version_id,
                             r.entry_content_hash,
                             r.searchable_text,
+                            r.kind,
+                            r.description,
+                            r.tags,
                             pid,
                         ),
                     )
@@ -613,9 +678,10 @@ class _SQLiteTransaction(PortableReads):
                 else:
                     pid = db.execute(
                         "INSERT INTO memory_entry_heads "
-                        "(memory_artifact_id, projected_in_revision, "
-                        "entry_id, entry_version_id, entry_content_hash, searchable_text) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        "(memory_artifact_id, projected_in_revision, entry_id, "
+                        "entry_version_id, entry_content_hash, searchable_text, "
+                        "kind, description, tags) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             r.memory_artifact_id,
                             revision,
@@ -623,6 +689,9 @@ class _SQLiteTransaction(PortableReads):
                             r.entry_version_id,
                             r.entry_content_hash,
                             r.searchable_text,
+                            r.kind,
+                            r.description,
+                            r.tags,
                         ),
                     ).lastrowid
                 db.execute(
@@ -746,6 +815,37 @@ class _SQLiteTransaction(PortableReads):
 
     async def insert_access_token(self, row: AccessTokenRow) -> None:
         await self._run(lambda db: _execute(db, ACCESS_TOKEN_INSERT, values(row)))
+
+    # -- signing keys (security/signing.py) ---------------------------------------------------
+
+    async def signing_key_rows(self) -> list[tuple[str, str]]:
+        rows = await self._all(
+            "SELECT key, value FROM schema_meta WHERE key >= ? AND key < ?",
+            SIGNING_KEY_RANGE,
+        )
+        return [(str(k)[len(SIGNING_KEY_PREFIX) :], str(v)) for k, v in rows]
+
+    async def insert_signing_key(self, key_id: str, secret_hex: str) -> bool:
+        def go(db: Db) -> bool:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO schema_meta (key, value) VALUES (?, ?)",
+                (SIGNING_KEY_PREFIX + key_id, secret_hex),
+            )
+            try:
+                return cur.rowcount == 1
+            finally:
+                cur.close()
+
+        return await self._run(go)
+
+    async def delete_signing_keys(self, key_ids: Sequence[str]) -> None:
+        def go(db: Db) -> None:
+            db.executemany(
+                "DELETE FROM schema_meta WHERE key = ?",
+                [(SIGNING_KEY_PREFIX + k,) for k in key_ids],
+            )
+
+        await self._run(go)
 
     async def revoke_access_token(self, token_id: str, revoked_at_ms: int) -> bool:
         def go(db: Db) -> bool:

@@ -63,6 +63,10 @@ CREATE TABLE IF NOT EXISTS memory_entry_versions (
     artifact_refs TEXT NOT NULL,
     entry_content_hash TEXT NOT NULL,
     created_in_revision INTEGER NOT NULL,
+    -- NULL in versions without a description (hash v1: written before descriptions existed);
+    -- tags: NULL then, else the canonical JSON array of the version's tags (hash v2).
+    description TEXT,
+    tags TEXT,
     PRIMARY KEY (entry_version_id),
     UNIQUE (memory_artifact_id, entry_id, version),
     UNIQUE (memory_artifact_id, entry_id, entry_version_id),
@@ -85,6 +89,11 @@ CREATE TABLE IF NOT EXISTS memory_entry_heads (
     entry_version_id TEXT NOT NULL,
     entry_content_hash TEXT NOT NULL,
     searchable_text TEXT NOT NULL,
+    -- The version's kind, description (NULL: none) and tags as "\x1f" + "\x1f".join(tags) +
+    -- "\x1f" ('' for none), so a tag filter is an exact substring test (listing, search).
+    kind TEXT NOT NULL DEFAULT '',
+    description TEXT,
+    tags TEXT NOT NULL DEFAULT '',
     UNIQUE (memory_artifact_id, entry_id),
     FOREIGN KEY (memory_artifact_id, entry_id, entry_version_id)
         REFERENCES memory_entry_versions (memory_artifact_id, entry_id, entry_version_id)

@@ -36,6 +36,8 @@ def encode(candidates: Sequence[EntryInput], suggestions: Sequence[Suggestion]) 
                 "sources": _source_refs(c.sources),
                 "artifacts": [[a.artifact_id, a.revision] for a in c.artifacts],
                 "reason": c.reason,
+                "description": c.description,
+                "tags": list(c.tags),
             }
             for c in candidates
         ],
@@ -65,6 +67,9 @@ def decode(text: str) -> tuple[tuple[EntryInput, ...], tuple[Suggestion, ...]]:
             tuple(SourceRef(*r) for r in c["sources"]),
             tuple(ArtifactRef(a, int(rev)) for a, rev in c["artifacts"]),
             c["reason"],
+            # absent in records written before descriptions
+            c.get("description"),
+            tuple(c.get("tags", ())),
         )
         for c in data["candidates"]
     )

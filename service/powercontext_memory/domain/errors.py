@@ -7,6 +7,8 @@ status code in one table (transport/errors.py). Anything else that escapes is a 
     ├── InvalidArgumentError                 bad input; names the field(s)
     ├── NotFoundError                        unknown memory, revision, source
     ├── RevisionConflictError                base revision is not the head (CAS lost)
+    ├── AbortedError                         state the request read has moved on (stale input
+    │                                        version of a Merge, stale preview): re-read, retry
     ├── FailedPreconditionError              valid input, wrong state (stale entry, not head)
     │   └── CapabilityNotSupportedError      mode/feature not available in this deployment
     ├── DataLossError                        stored bytes do not match their hash
@@ -85,6 +87,12 @@ class RevisionConflictError(MemoryServiceError):
         self.artifact_id = artifact_id
         self.expected = expected
         self.actual = actual
+
+
+class AbortedError(MemoryServiceError):
+    """Like a lost CAS, but about what the request names (an entry version, a preview)."""
+
+    default_reason = "ABORTED"
 
 
 class FailedPreconditionError(MemoryServiceError):

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from . import analyzer
+from . import analyzer, descriptions
 from .canonical import nfc
 from .errors import FailedPreconditionError, InvalidArgumentError
 from .models import (
@@ -93,6 +93,10 @@ class ProjectionRow:
     text: str = ""
     embedding: bytes | None = None
     embedding_content_hash: str | None = None
+    # What listing and the search filters read from the projection (domain/descriptions.py).
+    kind: str = ""
+    description: str | None = None
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,9 +151,16 @@ class _Draft:
         self.changes[version.entry_id] = change
         self.upserts.append(_projection_row(version))
 
-    def set_state(self, entry: ManifestEntry, state: EntryState, change: MemoryChange) -> None:
+    def set_state(
+        self,
+        entry: ManifestEntry,
+        state: EntryState,
+        change: MemoryChange,
+        merged_into: str | None = None,
+    ) -> None:
+        """`merged_into`: the Merge result an inactive row is folded into (else cleared)."""
         self.manifest[entry.entry_id] = ManifestEntry(
-            entry.entry_id, entry.entry_version_id, entry.entry_content_hash, state
+            entry.entry_id, entry.entry_version_id, entry.entry_content_hash, state, merged_into
         )
         self.changes[entry.entry_id] = change
 
@@ -180,13 +191,27 @@ class _Draft:
 
 
 def _projection_row(version: EntryVersion) -> ProjectionRow:
+    content = version.content
     return ProjectionRow(
         version.entry_id,
         version.entry_version_id,
         version.entry_content_hash,
-        analyzer.searchable_text(version.content.text),
-        version.content.text,
+        searchable_text(content),
+        content.text,
+        kind=content.kind,
+        description=content.description,
+        tags=content.tags,
     )
+
+
+def searchable_text(content: EntryContent) -> str:
+    """What full-text search indexes: the text, plus the description when the caller gave one
+    of their own (a derived description repeats the text's first words, which would only
+    count them twice)."""
+    description = content.description
+    if description is None or description == descriptions.derive_description(content.text):
+        return analyzer.searchable_text(content.text)
+    return analyzer.searchable_text(f"{content.text}\n{description}")
 
 
 def _current_entry(base: Revision, field_name: str, ref: EntryRef) -> ManifestEntry:
@@ -366,11 +391,15 @@ def _revise(
         (*previous.content.artifact_refs, *draft.lineage.artifacts),
         "the previous version's evidence or the operation evidence",
     )
+    # The spec's description is the given one or derived from the new text; its tags replace
+    # the previous version's.
     content = EntryContent(
         spec.content.kind,
         spec.content.text,
         normalize_source_refs([*previous.content.source_refs, *spec.content.source_refs]),
         normalize_artifact_refs([*previous.content.artifact_refs, *spec.content.artifact_refs]),
+        spec.content.description,
+        spec.content.tags,
     )
     content_hash = content.content_hash()
     if content_hash == previous.entry_content_hash:
@@ -441,6 +470,18 @@ def plan_reactivate(
         entry = _current_entry(base, f"entries[{i}]", ref)
         if entry.state is EntryState.ACTIVE:
             continue
+        if entry.merged_into is not None:
+            raise FailedPreconditionError(
+                f"entries[{i}]: entry {entry.entry_id} was merged into {entry.merged_into}; "
+                "use Restore, which undoes the merges that froze it",
+                reason="ENTRY_MERGED",
+                subject=f"entries[{i}]",
+                metadata={
+                    "field": f"entries[{i}]",
+                    "entryId": entry.entry_id,
+                    "mergedInto": entry.merged_into,
+                },
+            )
         draft.set_state(
             entry,
             EntryState.ACTIVE,
@@ -451,12 +492,16 @@ def plan_reactivate(
 
 
 def normalized_content(content: EntryContent) -> EntryContent:
-    """The content a v1 writer would store for this content: NFC+trim text, sorted refs."""
+    """The content a writer would store for this content: NFC+trim text, sorted refs. The
+    description and tags stay as they are: a version without a description never gets one
+    here, so a normalized successor of a v1 version hashes as v1 too."""
     return EntryContent(
         content.kind.strip(),
         nfc(content.text).strip(),
         normalize_source_refs(content.source_refs),
         normalize_artifact_refs(content.artifact_refs),
+        content.description,
+        content.tags,
     )
 
 

@@ -196,6 +196,20 @@ class PieceManifest:
         for leaf in self.leaves:
             yield from leaf.entries
 
+    def rows_after(self, entry_id: str | None) -> Iterator[ManifestEntry]:
+        """Rows with an entry id after `entry_id` (all when None), in entry_id order: a
+        keyset page starts at the leaf that holds its key, not at the start of the manifest."""
+        if entry_id is None:
+            yield from self
+            return
+        at = max(0, bisect.bisect_right(self._firsts, entry_id) - 1)
+        for n, leaf in enumerate(self.leaves[at:]):
+            if n == 0:
+                start = bisect.bisect_right(leaf.entries, entry_id, key=lambda e: e.entry_id)
+                yield from leaf.entries[start:]
+            else:
+                yield from leaf.entries
+
     def active_with_hashes(self, hashes: set[str]) -> Iterator[ManifestEntry]:
         """Active rows whose content hash is in `hashes`, in entry_id order; only the leaves
         that hold one are scanned (the add-dedupe of every commit)."""

@@ -234,15 +234,22 @@ class MemoryChange:
     from_entry_version_id: str | None
     to_entry_version_id: str | None
     reason: str | None = None
+    # DEACTIVATE by a Merge: the result entry (the row's merged_into after the change). Absent
+    # from the JSON when None, so every change written before merges existed hashes as it did,
+    # and a replayed history (export/import) rebuilds merged rows from the changes alone.
+    merged_into: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "entry_id": self.entry_id,
             "from_entry_version_id": self.from_entry_version_id,
             "op": self.op.value,
             "reason": self.reason,
             "to_entry_version_id": self.to_entry_version_id,
         }
+        if self.merged_into is not None:
+            data["merged_into_entry_id"] = self.merged_into
+        return data
 
 
 class MemoryContent:

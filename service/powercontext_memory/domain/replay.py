@@ -26,9 +26,19 @@ def change_consistent(
     to_id: str | None,
     before: ManifestEntry | None,
     after: ManifestEntry,
+    merged_into: str | None = None,
 ) -> bool:
-    """Whether one change turns the manifest row `before` (None: absent) into `after`."""
+    """Whether one change turns the manifest row `before` (None: absent) into `after`.
+
+    `merged_into` is the change's own (a Merge's DEACTIVATE): the row must carry exactly it.
+    A DEACTIVATE without one may also turn a merged row into a plainly inactive one (an undone
+    merge result that was itself merged); only DEACTIVATE ever sets merged_into.
+    """
     active, inactive = EntryState.ACTIVE, EntryState.INACTIVE
+    if after.merged_into != merged_into or (
+        merged_into is not None and op is not ChangeOp.DEACTIVATE
+    ):
+        return False
     if op is ChangeOp.ADD:
         return (
             before is None
@@ -39,15 +49,17 @@ def change_consistent(
     if before is None:
         return False
     if op is ChangeOp.REVISE:
+        # From an inactive row only by Restore with a chosen historical version: the entry
+        # comes back as a new version in one change (planners refuse other revisions of it).
         return (
-            before.state is active
-            and before.entry_version_id == from_id
+            before.entry_version_id == from_id
             and after.state is active
             and after.entry_version_id == to_id
         )
     if op is ChangeOp.DEACTIVATE:
+        unmerged = before.merged_into is not None and merged_into is None
         return (
-            before.state is active
+            (before.state is active or unmerged)
             and after.state is inactive
             and to_id is None
             and before.entry_version_id == from_id == after.entry_version_id
@@ -150,10 +162,19 @@ class MemoryReplay:
         else:
             state = EntryState.INACTIVE if op is ChangeOp.DEACTIVATE else EntryState.ACTIVE
             after = ManifestEntry(
-                before.entry_id, before.entry_version_id, before.entry_content_hash, state
+                before.entry_id,
+                before.entry_version_id,
+                before.entry_content_hash,
+                state,
+                change.merged_into,
             )
         if not change_consistent(
-            op, change.from_entry_version_id, change.to_entry_version_id, before, after
+            op,
+            change.from_entry_version_id,
+            change.to_entry_version_id,
+            before,
+            after,
+            change.merged_into,
         ):
             raise ReplayError(f"change {op.value} of {change.entry_id} does not fit the manifest")
         return after

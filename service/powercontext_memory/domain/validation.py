@@ -5,9 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from . import descriptions
 from .canonical import nfc
 from .errors import InvalidArgumentError
-from .models import ArtifactRef, SourceRef, normalize_artifact_refs, normalize_source_refs
+from .models import (
+    ArtifactRef,
+    EntryContent,
+    SourceRef,
+    normalize_artifact_refs,
+    normalize_source_refs,
+)
 
 MAX_ID_LENGTH = 128
 MAX_TEXT_BYTES = 8192
@@ -108,6 +115,31 @@ def normalize_kind(field: str, value: str) -> str:
             field, "must be 1-64 ASCII letters, digits or '_.:-'", reason="INVALID_KIND"
         )
     return kind
+
+
+def entry_content(
+    field: str,
+    *,
+    kind: str,
+    text: str,
+    sources: Iterable[SourceRef],
+    artifacts: Iterable[ArtifactRef],
+    description: str | None,
+    tags: Iterable[str],
+) -> EntryContent:
+    """The content of a new entry version from unvalidated input (`field` names the entry,
+    e.g. "entries[0]"): its description is the given one or derived from the normalized text
+    before anything is hashed, so every new version hashes as v2."""
+    checked_kind = normalize_kind(f"{field}.kind", kind)
+    checked_text = normalize_text(f"{field}.text", text)
+    return EntryContent(
+        checked_kind,
+        checked_text,
+        validate_source_refs(f"{field}.sources", sources),
+        validate_artifact_refs(f"{field}.artifacts", artifacts),
+        descriptions.describe(f"{field}.description", description, checked_text),
+        descriptions.normalize_tags(f"{field}.tags", tags),
+    )
 
 
 def validate_source_refs(field: str, refs: Iterable[SourceRef]) -> tuple[SourceRef, ...]:

@@ -11,7 +11,7 @@ vectors without moving the head.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from ..api import Hit
 from ..domain.models import ArtifactRef
@@ -21,7 +21,8 @@ DEFAULT_ANSWERS = 4096
 DEFAULT_TEXT_BYTES = 16 * 1024 * 1024
 _HIT_OVERHEAD = 256  # ids, hashes and the Hit itself, roughly
 
-AnswerKey = tuple[tuple[ArtifactRef, ...], str, int]
+# heads, query, limit, and the search's conditions (filters and min_score): hashable values
+AnswerKey = tuple[tuple[ArtifactRef, ...], str, int, Hashable]
 
 
 class AnswerCache:
@@ -36,8 +37,10 @@ class AnswerCache:
         self.misses = 0
 
     @staticmethod
-    def key(heads: Sequence[ArtifactRef], query: str, limit: int) -> AnswerKey:
-        return tuple(heads), query, limit
+    def key(
+        heads: Sequence[ArtifactRef], query: str, limit: int, conditions: Hashable = None
+    ) -> AnswerKey:
+        return tuple(heads), query, limit, conditions
 
     def get(self, key: AnswerKey) -> list[Hit] | None:
         found = self._items.get(key)

@@ -14,7 +14,7 @@ from typing import Protocol, cast
 import numpy as np
 import numpy.typing as npt
 
-from ..backends.spi import HotReads, NativeVectorSearch
+from ..backends.spi import HeadCondition, HotReads, NativeVectorSearch
 from ..domain import fts_rank, fusion
 from ..domain.models import ArtifactRef
 from .vector_index import MemoryVectors, VectorHit, merge_nearest
@@ -43,6 +43,7 @@ class FullTextChannel:
     (domain/fts_rank.py), so every engine answers the same order for the same window."""
 
     terms: Sequence[str]  # Analyzer v1 query terms, distinct
+    condition: HeadCondition | None = None  # a search's kind/tag filters
     name: str = "fts"
 
     async def rank(self, tx: HotReads, heads: Sequence[ArtifactRef], pool: int) -> list[Ranked]:
@@ -53,6 +54,7 @@ class FullTextChannel:
             self.terms,
             fusion.fts_required_matches(len(self.terms)),
             pool * fts_rank.WINDOW_FACTOR,
+            self.condition,
         )
         hashes: dict[fusion.HitKey, str] = {}
         admitted: list[tuple[fusion.HitKey, str]] = []
@@ -70,10 +72,22 @@ class NumpyVectorChannel:
 
     query: npt.NDArray[np.float32]
     memories: Sequence[MemoryVectors]
+    condition: HeadCondition | None = None
     name: str = "vector"
 
     async def rank(self, tx: HotReads, heads: Sequence[ArtifactRef], pool: int) -> list[Ranked]:
-        groups = [m.nearest(self.query, pool) for m in self.memories]
+        eligible: dict[str, set[str]] | None = None
+        if self.condition is not None:
+            # Filters mask the ineligible rows before the top-k (the heads' own columns say
+            # which are eligible; read only when a search is filtered).
+            eligible = {h.artifact_id: set() for h in heads}
+            pairs = await tx.eligible_entry_ids([h.artifact_id for h in heads], self.condition)
+            for artifact_id, entry_id in pairs:
+                eligible[artifact_id].add(entry_id)
+        groups = [
+            m.nearest(self.query, pool, None if eligible is None else eligible[m.artifact_id])
+            for m in self.memories
+        ]
         return [Ranked(h.key, h.entry_content_hash) for h in merge_nearest(groups, pool)]
 
 
@@ -83,13 +97,17 @@ class NativeVectorChannel:
 
     query: npt.NDArray[np.float32]
     memories: Sequence[MemoryVectors]  # only their completeness was needed
+    condition: HeadCondition | None = None
     name: str = "vector"
 
     async def rank(self, tx: HotReads, heads: Sequence[ArtifactRef], pool: int) -> list[Ranked]:
         # Only backends whose capabilities say native_vector_search get this channel, and
         # their read transactions implement NativeVectorSearch (backends/spi.py).
         found = await cast(NativeVectorSearch, tx).nearest_vectors(
-            [h.artifact_id for h in heads], self.query.astype("<f4").tobytes(), pool
+            [h.artifact_id for h in heads],
+            self.query.astype("<f4").tobytes(),
+            pool,
+            self.condition,
         )
         hits: list[VectorHit] = []
         # Every memory of one database shares its profile, so any one's floor is the floor.

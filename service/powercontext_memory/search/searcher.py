@@ -13,9 +13,11 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..api import Hit, SearchMode
+from ..api import NO_FILTER, EntryFilter, Hit, SearchMode, TagMatch
 from ..backends.database import DatabaseMemoryBackend, ReadSession
+from ..backends.spi import HeadCondition
 from ..domain import analyzer, fusion
+from ..domain.descriptions import tag_needle
 from ..domain.errors import CapabilityNotSupportedError, InvalidArgumentError
 from ..domain.models import ArtifactRef
 from .answers import AnswerCache
@@ -39,9 +41,13 @@ class Searcher:
         mode: SearchMode,
         query_vector: npt.NDArray[np.float32] | None,
         vector_problem: str,
+        filters: EntryFilter = NO_FILTER,
+        min_score: float | None = None,
     ) -> tuple[list[Hit], Plan]:
         """Search `heads` (checked to be the heads in this session) for `query`; `query_vector`
-        is the query's vector when the mode may use one, else `vector_problem` says why not."""
+        is the query's vector when the mode may use one, else `vector_problem` says why not.
+        `filters` (checked) go into each channel's candidate query; `min_score` drops fused
+        hits below it."""
         capabilities = self.backend.capabilities()
         memories: list[MemoryVectors] = []
         if query_vector is not None:
@@ -56,19 +62,24 @@ class Searcher:
         terms = analyzer.query_terms(query) if plan.fts else ()
         if plan.fts and not terms and not plan.vector:
             raise InvalidArgumentError("query", "has no searchable terms", reason="EMPTY_QUERY")
-        key = AnswerCache.key(heads, query, limit) if plan.mode is SearchMode.FTS else None
+        key = (
+            AnswerCache.key(heads, query, limit, (filters, min_score))
+            if plan.mode is SearchMode.FTS
+            else None
+        )
         if key is not None and (cached := self.answers.get(key)) is not None:
             return cached, plan
+        condition = head_condition(filters)
         channels: list[Channel] = []
         if plan.fts:
-            channels.append(FullTextChannel(terms))
+            channels.append(FullTextChannel(terms, condition))
         if plan.vector:
             assert query_vector is not None
             vector_channel = (
                 NativeVectorChannel if capabilities.native_vector_search else NumpyVectorChannel
             )
-            channels.append(vector_channel(query_vector, memories))
-        hits = await self._hits(session, heads, channels, limit)
+            channels.append(vector_channel(query_vector, memories, condition))
+        hits = await self._hits(session, heads, channels, limit, filters, min_score)
         if key is not None:
             self.answers.put(key, hits)
         return hits, plan
@@ -79,6 +90,8 @@ class Searcher:
         heads: Sequence[ArtifactRef],
         channels: Sequence[Channel],
         limit: int,
+        filters: EntryFilter,
+        min_score: float | None,
     ) -> list[Hit]:
         pool = fusion.candidate_pool_size(limit)
         ranked: dict[str, list[fusion.HitKey]] = {}
@@ -89,7 +102,9 @@ class Searcher:
                 candidates.setdefault(item.key, item.entry_content_hash)
             ranked[channel.name] = [item.key for item in found]
         fused = fusion.rrf_fuse(ranked)
-        return await verified_hits(session, heads, fused, candidates, limit)
+        if min_score is not None:
+            fused = [hit for hit in fused if hit.score >= min_score]
+        return await verified_hits(session, heads, fused, candidates, limit, filters)
 
 
 async def memory_vectors(
@@ -105,6 +120,17 @@ async def memory_vectors(
         return {c.entry_id for r in revisions for c in r.changes}
 
     return await backend.vectors.at_head(session.tx, head, changed)
+
+
+def head_condition(filters: EntryFilter) -> HeadCondition | None:
+    """The SQL-side form of a search's filters (None: no filter, no extra condition)."""
+    if filters.empty:
+        return None
+    return HeadCondition(
+        kinds=filters.kinds,
+        tag_needles=tuple(tag_needle(t) for t in filters.tags),
+        all_tags=filters.tag_match is TagMatch.ALL,
+    )
 
 
 def _incompleteness(memories: Sequence[MemoryVectors]) -> str:

@@ -10,7 +10,7 @@ valid vector; only complete memories may be searched by vector (RFC).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -70,12 +70,13 @@ class MemoryVectors:
         return used
 
     def _reserve(self, rows: int) -> None:
-        """Room for `rows` slots, growing by doubling."""
+        """Room for `rows` slots, growing by half (a 100,000-row matrix of 512 dimensions is
+        200 MB: doubling would leave up to as much again unused)."""
         capacity = len(self.valid)
         if rows <= capacity:
             return
         while capacity < rows:
-            capacity = max(capacity * 2, _INITIAL_CAPACITY)
+            capacity = max(capacity + capacity // 2, _INITIAL_CAPACITY)
         grown = np.zeros((capacity, self.dimension), dtype=np.float32)
         grown[: len(self.matrix)] = self.matrix
         valid = np.zeros(capacity, dtype=bool)
@@ -140,17 +141,32 @@ class MemoryVectors:
             self.keys[slot] = (row.entry_id, row.entry_version_id, row.entry_content_hash)
             slot += 1
 
-    def nearest(self, query: npt.NDArray[np.float32], pool: int) -> list[VectorHit]:
-        """Up to `pool` admitted rows by ascending L2 distance (unit vectors: d² = 2 − 2·cos)."""
+    def nearest(
+        self,
+        query: npt.NDArray[np.float32],
+        pool: int,
+        eligible: Collection[str] | None = None,
+    ) -> list[VectorHit]:
+        """Up to `pool` admitted rows by ascending L2 distance (unit vectors: d² = 2 − 2·cos);
+        with `eligible` (entry ids passing a search's filters), only those rows compete."""
         if not self.slots:
             return []
         used = len(self.slots) + len(self.free)  # rows past this were never written
         similarity = self.matrix[:used] @ query
         similarity[~self.valid[:used]] = -np.inf
         count = min(pool, len(self.slots))
+        if eligible is not None:
+            mask = np.zeros(used, dtype=bool)
+            mask[[self.slots[e] for e in eligible if e in self.slots]] = True
+            similarity[~mask] = -np.inf
+            count = min(count, int(mask.sum()))
+            if count == 0:
+                return []
         top = np.argpartition(-similarity, count - 1)[:count]
         hits = []
         for slot in top.tolist():
+            if similarity[slot] == -np.inf:
+                continue  # no valid vector, or filtered out
             distance = float(np.sqrt(max(0.0, 2.0 - 2.0 * float(similarity[slot]))))
             if not fusion.vector_admits(distance, self.min_cosine):
                 continue

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..api import Hit
+from ..api import NO_FILTER, EntryFilter, Hit, TagMatch
 from ..backends.database import ReadSession
 from ..domain import fusion
+from ..domain.entry_filters import matches
 from ..domain.models import ArtifactRef, EntryState, MemoryContent
 
 
@@ -21,11 +22,14 @@ async def verified_hits(
     fused: Sequence[fusion.FusedHit],
     candidates: Mapping[fusion.HitKey, str],
     limit: int,
+    filters: EntryFilter = NO_FILTER,
 ) -> list[Hit]:
     """The first `limit` fused hits that the head manifests and version rows confirm.
 
     `candidates` maps each key to the projection's content hash. Entry versions are read
-    only for the hits returned, in one statement per round."""
+    only for the hits returned, in one statement per round. The channels already applied
+    `filters` on the projection; the verified version must pass them too (the projection
+    is not authoritative)."""
     head_by_id = {h.artifact_id: h for h in heads}
     contents: dict[str, MemoryContent] = {}  # each head's manifest, read once if needed
     pending = iter(fused)
@@ -57,6 +61,15 @@ async def verified_hits(
             version = versions[hit.key.entry_version_id]
             if version.entry_content_hash != content_hash:
                 continue
+            entry_content = version.content
+            if not filters.empty and not matches(
+                entry_content.kind,
+                entry_content.tags,
+                filters.kinds,
+                filters.tags,
+                match_all=filters.tag_match is TagMatch.ALL,
+            ):
+                continue
             hits.append(
                 Hit(
                     memory_ref=ref,
@@ -67,6 +80,8 @@ async def verified_hits(
                     text=version.content.text,
                     score=hit.score,
                     matched_by=hit.matched_by,
+                    description=entry_content.description or "",
+                    tags=tuple(entry_content.tags),
                 )
             )
     return hits

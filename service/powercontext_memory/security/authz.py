@@ -3,15 +3,17 @@ request names, checked against a token's allow-list.
 
 Rules (README "Running on a network"):
 
-* Reads (GetMemory, Changes, Search, Expand, GetSource, GetCapabilities, PrepareContext) need
-  `read`; every write (Remember, Forget, Reactivate, Organize, PutSource) needs `write`.
+* Reads (GetMemory, Changes, Search, Expand, GetSource, GetCapabilities, PrepareContext,
+  GetRecallManifest, ListEntries, PreviewRestore) need `read`; every write (Remember, Forget,
+  Reactivate, Organize, PutSource, Merge, Restore, UndoMerge) needs `write`. PreviewRestore
+  writes nothing: its token only lets the same caller apply the write, which needs `write`.
   `admin` includes both; no RPC needs more today (the admin commands work on the database,
   not over gRPC).
 * A token limited to some memories may only name those: every memory a request names is
   checked — the target memory, a Changes `since_ref`, every memory of a Search, every
   citation of Expand, and every artifact cited as evidence by a Remember (operation-level and
-  per entry). Such a token may not create a memory (Remember without `memory`): it could never
-  read the new memory back, and creating memories is an unrestricted grant's job.
+  per entry) or a Merge. Such a token may not create a memory (Remember without `memory`): it
+  could never read the new memory back, and creating memories is an unrestricted grant's job.
 * Sources are global and content-addressed (a source id is a hash of its record), not part of
   any memory: PutSource needs write and GetSource read, whatever the allow-list.
 """
@@ -45,6 +47,12 @@ RPC_SCOPES: Final[Mapping[str, Scope]] = MappingProxyType(
         "Expand": Scope.READ,
         "GetCapabilities": Scope.READ,
         "PrepareContext": Scope.READ,
+        "GetRecallManifest": Scope.READ,
+        "ListEntries": Scope.READ,
+        "Merge": Scope.WRITE,
+        "Restore": Scope.WRITE,
+        "UndoMerge": Scope.WRITE,
+        "PreviewRestore": Scope.READ,
     }
 )
 # A method missing from the table (a new RPC nobody classified) needs the top scope.
@@ -74,6 +82,11 @@ def _remember(request: pb.RememberRequest) -> Iterator[MemoryRef]:
 
 def _target(request: Any) -> Iterator[MemoryRef]:
     yield MemoryRef("memory", request.memory.artifact_id)
+
+
+def _merge(request: pb.MergeRequest) -> Iterator[MemoryRef]:
+    yield MemoryRef("memory", request.memory.artifact_id)
+    yield from _refs("artifacts", request.artifacts)
 
 
 def _changes(request: pb.ChangesRequest) -> Iterator[MemoryRef]:
@@ -109,6 +122,12 @@ _EXTRACTORS: Final[Mapping[str, Callable[[Any], Iterator[MemoryRef]]]] = Mapping
         "Expand": _expand,
         "GetCapabilities": _none,
         "PrepareContext": _search,
+        "GetRecallManifest": _target,
+        "ListEntries": _target,
+        "Merge": _merge,
+        "Restore": _target,
+        "UndoMerge": _target,
+        "PreviewRestore": _target,
     }
 )
 

@@ -18,15 +18,27 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
 from ..api import (
+    NO_FILTER,
     Capabilities,
+    EntryFilter,
     EntryInput,
+    EntryPage,
+    EntryStatus,
     ExpandedEntry,
     Hit,
+    ListedEntry,
     MemoryView,
+    MergeResult,
+    RecallManifestPage,
     RememberMode,
+    RestoreOperation,
+    RestoreOutcome,
+    RestorePreview,
+    RestoreResult,
     RevisionChanges,
     SearchMode,
     SearchResult,
+    TagMatch,
     WriteResult,
 )
 from ..candidates import Suggestion, SuggestionKind
@@ -121,6 +133,28 @@ ENTRY_OUTCOMES: EnumTable[EntryOutcome] = EnumTable(
         EntryOutcome.REVISED: pb.ENTRY_OUTCOME_REVISED,
         EntryOutcome.UNCHANGED: pb.ENTRY_OUTCOME_UNCHANGED,
         EntryOutcome.DUPLICATE: pb.ENTRY_OUTCOME_DUPLICATE,
+    }
+)
+
+TAG_MATCHES: EnumTable[TagMatch] = EnumTable(
+    {TagMatch.ALL: types.TAG_MATCH_ALL, TagMatch.ANY: types.TAG_MATCH_ANY},
+    aliases={types.TAG_MATCH_UNSPECIFIED: TagMatch.ALL},
+)
+
+# No alias for UNSPECIFIED: an empty `statuses` list is what means "active only".
+ENTRY_STATUSES: EnumTable[EntryStatus] = EnumTable(
+    {
+        EntryStatus.ACTIVE: types.ENTRY_STATUS_ACTIVE,
+        EntryStatus.INACTIVE: types.ENTRY_STATUS_INACTIVE,
+        EntryStatus.MERGED: types.ENTRY_STATUS_MERGED,
+    }
+)
+
+# No alias: a preview must say which write it is for.
+RESTORE_OPERATIONS: EnumTable[RestoreOperation] = EnumTable(
+    {
+        RestoreOperation.RESTORE: types.RESTORE_OPERATION_RESTORE,
+        RestoreOperation.UNDO_MERGE: types.RESTORE_OPERATION_UNDO_MERGE,
     }
 )
 
@@ -221,6 +255,8 @@ def entry_input(msg: types.EntryInput) -> EntryInput:
         sources=source_refs(msg.sources),
         artifacts=artifact_refs(msg.artifacts),
         reason=_optional(msg, "reason"),
+        description=_optional(msg, "description"),
+        tags=tuple(msg.tags),
     )
 
 
@@ -242,8 +278,65 @@ def changes_since(request: pb.ChangesRequest) -> int | ArtifactRef | None:
     return None
 
 
-def reason(request: pb.ForgetRequest | pb.ReactivateRequest) -> str | None:
+def reason(
+    request: pb.ForgetRequest
+    | pb.ReactivateRequest
+    | pb.MergeRequest
+    | pb.RestoreRequest
+    | pb.UndoMergeRequest,
+) -> str | None:
     return _optional(request, "reason")
+
+
+def entry_filter(
+    request: pb.SearchRequest | pb.GetRecallManifestRequest | pb.ListEntriesRequest,
+) -> EntryFilter:
+    """Kinds and tags exactly as sent (the service validates them and never normalizes)."""
+    tag_match = TAG_MATCHES.from_pb(request.tag_match, "tag_match")
+    if not request.kinds and not request.tags:
+        return NO_FILTER
+    return EntryFilter(
+        kinds=tuple(request.kinds),
+        tags=tuple(request.tags),
+        tag_match=tag_match,
+    )
+
+
+def min_score(request: pb.SearchRequest) -> float | None:
+    return request.min_score if request.HasField("min_score") else None
+
+
+def entry_statuses(request: pb.ListEntriesRequest) -> list[EntryStatus]:
+    """Empty means active only (the service's default)."""
+    statuses = [ENTRY_STATUSES.from_pb(s, f"statuses[{i}]") for i, s in enumerate(request.statuses)]
+    return statuses or [EntryStatus.ACTIVE]
+
+
+def merge_result_input(request: pb.MergeRequest) -> EntryInput:
+    """The merged entry as an add (no target); sources/artifacts are the operation's evidence.
+    The request's reason is the operation's (MemoryService.merge takes it apart)."""
+    return EntryInput(
+        target=None,
+        kind=request.kind,
+        text=request.text,
+        sources=source_refs(request.sources),
+        artifacts=artifact_refs(request.artifacts),
+        description=_optional(request, "description"),
+        tags=tuple(request.tags),
+    )
+
+
+def restore_operation(request: pb.PreviewRestoreRequest) -> RestoreOperation:
+    if request.operation == types.RESTORE_OPERATION_UNSPECIFIED:
+        raise InvalidArgumentError(
+            "operation", "is required: RESTORE_OPERATION_RESTORE or RESTORE_OPERATION_UNDO_MERGE"
+        )
+    return RESTORE_OPERATIONS.from_pb(request.operation, "operation")
+
+
+def entry_version_id(request: pb.RestoreRequest | pb.PreviewRestoreRequest) -> str | None:
+    """Empty means "the version the entry had when it was frozen or forgotten"."""
+    return request.entry_version_id or None
 
 
 # -- domain -> responses ------------------------------------------------------------------------
@@ -284,6 +377,7 @@ def manifest_entry_pb(entry: ManifestEntry) -> types.MemoryManifestEntry:
         entry_version_id=entry.entry_version_id,
         entry_content_hash=entry.entry_content_hash,
         state=ENTRY_STATES.to_pb(entry.state),
+        merged_into_entry_id=entry.merged_into or "",
     )
 
 
@@ -318,6 +412,8 @@ def entry_version_pb(version: EntryVersion) -> types.EntryVersion:
         artifact_refs=[artifact_ref_pb(a) for a in version.content.artifact_refs],
         entry_content_hash=version.entry_content_hash,
         created_in_revision=version.created_in_revision,
+        description=version.content.description or "",
+        tags=version.content.tags,
     )
     if version.previous_version_id is not None:
         msg.previous_version_id = version.previous_version_id
@@ -355,6 +451,9 @@ def entry_input_pb(entry: EntryInput) -> types.EntryInput:
         msg.entry.CopyFrom(entry_ref_pb(entry.target))
     if entry.reason is not None:
         msg.reason = entry.reason
+    if entry.description is not None:
+        msg.description = entry.description
+    msg.tags.extend(entry.tags)
     return msg
 
 
@@ -400,9 +499,16 @@ def organize_response(result: WriteResult) -> pb.OrganizeResponse:
 def get_memory_response(view: MemoryView) -> pb.GetMemoryResponse:
     revision = view.revision
     content = revision.content
+    if view.content_omitted:  # the frame only: content_hash still names the full content
+        sent = types.MemoryContent(
+            schema=MEMORY_SCHEMA, manifest=types.MemoryManifest(format=MANIFEST_FORMAT)
+        )
+    else:
+        sent = memory_content_pb(content)
     return pb.GetMemoryResponse(
         memory=artifact_ref_pb(revision.ref),
-        content=memory_content_pb(content),
+        content=sent,
+        content_omitted=view.content_omitted,
         content_hash=content.content_hash,
         lineage=lineage_pb(revision.lineage),
         committed_at=timestamp(revision.committed_at_ms),
@@ -440,6 +546,8 @@ def hit_pb(hit: Hit) -> types.Hit:
         text=hit.text,
         score=hit.score,
         matched_by=[search_channel_to_pb(c) for c in hit.matched_by],
+        description=hit.description,
+        tags=hit.tags,
     )
 
 
@@ -510,3 +618,86 @@ def capabilities_pb(caps: Capabilities) -> types.Capabilities:
             )
         )
     return message
+
+
+# -- listing, merge and restore -----------------------------------------------------------------
+
+
+def listed_entry_pb(entry: ListedEntry) -> types.ListedEntry:
+    msg = types.ListedEntry(
+        citation=citation_pb(entry.citation),
+        kind=entry.kind,
+        description=entry.description,
+        status=ENTRY_STATUSES.to_pb(entry.status),
+        tags=entry.tags,
+        entry_content_hash=entry.entry_content_hash,
+        merged_into_entry_id=entry.merged_into or "",
+    )
+    if entry.text is not None:
+        msg.text = entry.text
+    return msg
+
+
+def recall_manifest_response(page: RecallManifestPage) -> pb.GetRecallManifestResponse:
+    code = (
+        pb.RECALL_MANIFEST_CODE_EMPTY_MEMORY if page.empty_memory else pb.RECALL_MANIFEST_CODE_PAGE
+    )
+    return pb.GetRecallManifestResponse(
+        memory=artifact_ref_pb(page.memory),
+        items=[listed_entry_pb(e) for e in page.items],
+        next_page_token=page.next_page_token,
+        code=code,
+    )
+
+
+def list_entries_response(page: EntryPage) -> pb.ListEntriesResponse:
+    return pb.ListEntriesResponse(
+        memory=artifact_ref_pb(page.memory),
+        entries=[listed_entry_pb(e) for e in page.entries],
+        next_page_token=page.next_page_token,
+    )
+
+
+def merge_response(result: MergeResult) -> pb.MergeResponse:
+    return pb.MergeResponse(
+        memory=artifact_ref_pb(result.memory),
+        content_hash=result.content_hash,
+        changes=memory_changes_pb(result.changes),
+        result=entry_ref_pb(result.result),
+    )
+
+
+def restore_outcome_pb(outcome: RestoreOutcome) -> types.RestoreOutcome:
+    return types.RestoreOutcome(
+        restored=[entry_ref_pb(r) for r in outcome.restored],
+        retired=[entry_ref_pb(r) for r in outcome.retired],
+        undone_merge_results=outcome.undone_merge_results,
+    )
+
+
+def _restore_fields(result: RestoreResult) -> dict[str, Any]:
+    return {
+        "memory": artifact_ref_pb(result.memory),
+        "changed": result.changed,
+        "content_hash": result.content_hash,
+        "changes": memory_changes_pb(result.changes),
+        "outcome": restore_outcome_pb(result.outcome),
+    }
+
+
+def restore_response(result: RestoreResult) -> pb.RestoreResponse:
+    return pb.RestoreResponse(**_restore_fields(result))
+
+
+def undo_merge_response(result: RestoreResult) -> pb.UndoMergeResponse:
+    return pb.UndoMergeResponse(**_restore_fields(result))
+
+
+def preview_restore_response(preview: RestorePreview) -> pb.PreviewRestoreResponse:
+    return pb.PreviewRestoreResponse(
+        memory=artifact_ref_pb(preview.memory),
+        outcome=restore_outcome_pb(preview.outcome),
+        would_change=preview.would_change,
+        preview_token=preview.preview_token,
+        expires_at=timestamp(preview.expires_at_ms),
+    )

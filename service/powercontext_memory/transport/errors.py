@@ -22,6 +22,7 @@ from google.protobuf.any_pb2 import Any as AnyPb
 from google.rpc import error_details_pb2, status_pb2
 
 from ..domain.errors import (
+    AbortedError,
     AlreadyExistsError,
     CapabilityNotSupportedError,
     DataLossError,
@@ -51,6 +52,7 @@ STATUS_CODES: dict[type[MemoryServiceError], grpc.StatusCode] = {
     InvalidArgumentError: grpc.StatusCode.INVALID_ARGUMENT,
     NotFoundError: grpc.StatusCode.NOT_FOUND,
     RevisionConflictError: grpc.StatusCode.ABORTED,
+    AbortedError: grpc.StatusCode.ABORTED,
     CapabilityNotSupportedError: grpc.StatusCode.FAILED_PRECONDITION,
     FailedPreconditionError: grpc.StatusCode.FAILED_PRECONDITION,
     DataLossError: grpc.StatusCode.DATA_LOSS,

@@ -101,14 +101,90 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         )
         return convert.organize_response(result)
 
+    # Merge, Restore and UndoMerge carry no request_id: a client must not re-send one whose
+    # answer was lost (Restore/UndoMerge with a preview token are refused as stale instead).
+
+    @grpc_errors
+    async def Merge(self, request: pb.MergeRequest, context: Context) -> pb.MergeResponse:
+        result = await self._service.merge(
+            convert.artifact_ref(request.memory),
+            convert.entry_refs(request.inputs),
+            convert.merge_result_input(request),
+            convert.reason(request),
+        )
+        return convert.merge_response(result)
+
+    @grpc_errors
+    async def Restore(self, request: pb.RestoreRequest, context: Context) -> pb.RestoreResponse:
+        result = await self._service.restore(
+            convert.artifact_ref(request.memory),
+            request.entry_id,
+            convert.entry_version_id(request),
+            request.preview_token,
+            convert.reason(request),
+        )
+        return convert.restore_response(result)
+
+    @grpc_errors
+    async def UndoMerge(
+        self, request: pb.UndoMergeRequest, context: Context
+    ) -> pb.UndoMergeResponse:
+        result = await self._service.undo_merge(
+            convert.artifact_ref(request.memory),
+            request.entry_id,
+            request.preview_token,
+            convert.reason(request),
+        )
+        return convert.undo_merge_response(result)
+
     # -- reads ----------------------------------------------------------------------------------
 
     @grpc_errors
     async def GetMemory(
         self, request: pb.GetMemoryRequest, context: Context
     ) -> pb.GetMemoryResponse:
-        view = await self._service.get_memory(convert.artifact_ref(request.memory))
+        view = await self._service.get_memory(
+            convert.artifact_ref(request.memory), metadata_only=request.metadata_only
+        )
         return convert.get_memory_response(view)
+
+    @grpc_errors
+    async def GetRecallManifest(
+        self, request: pb.GetRecallManifestRequest, context: Context
+    ) -> pb.GetRecallManifestResponse:
+        page = await self._service.recall_manifest(
+            convert.artifact_ref(request.memory),
+            request.page_size,
+            request.page_token,
+            convert.entry_filter(request),
+        )
+        return convert.recall_manifest_response(page)
+
+    @grpc_errors
+    async def ListEntries(
+        self, request: pb.ListEntriesRequest, context: Context
+    ) -> pb.ListEntriesResponse:
+        page = await self._service.list_entries(
+            convert.artifact_ref(request.memory),
+            request.page_size,
+            request.page_token,
+            convert.entry_statuses(request),
+            convert.entry_filter(request),
+            request.include_text,
+        )
+        return convert.list_entries_response(page)
+
+    @grpc_errors
+    async def PreviewRestore(
+        self, request: pb.PreviewRestoreRequest, context: Context
+    ) -> pb.PreviewRestoreResponse:
+        preview = await self._service.preview_restore(
+            convert.artifact_ref(request.memory),
+            convert.restore_operation(request),
+            request.entry_id,
+            convert.entry_version_id(request),
+        )
+        return convert.preview_restore_response(preview)
 
     @grpc_errors
     async def Changes(self, request: pb.ChangesRequest, context: Context) -> None:
@@ -137,6 +213,8 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             convert.artifact_refs(request.memories),
             request.limit,
             convert.SEARCH_MODES.from_pb(request.mode, "mode"),
+            filters=convert.entry_filter(request),
+            min_score=convert.min_score(request),
         )
         # Like HTTP Server-Timing: lets clients and benchmarks separate embedding from search.
         context.set_trailing_metadata(

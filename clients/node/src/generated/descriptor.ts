@@ -71,6 +71,30 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "PrepareContext": {
                       "requestType": "PrepareContextRequest",
                       "responseType": "PrepareContextResponse"
+                    },
+                    "GetRecallManifest": {
+                      "requestType": "GetRecallManifestRequest",
+                      "responseType": "GetRecallManifestResponse"
+                    },
+                    "ListEntries": {
+                      "requestType": "ListEntriesRequest",
+                      "responseType": "ListEntriesResponse"
+                    },
+                    "Merge": {
+                      "requestType": "MergeRequest",
+                      "responseType": "MergeResponse"
+                    },
+                    "Restore": {
+                      "requestType": "RestoreRequest",
+                      "responseType": "RestoreResponse"
+                    },
+                    "UndoMerge": {
+                      "requestType": "UndoMergeRequest",
+                      "responseType": "UndoMergeResponse"
+                    },
+                    "PreviewRestore": {
+                      "requestType": "PreviewRestoreRequest",
+                      "responseType": "PreviewRestoreResponse"
                     }
                   }
                 },
@@ -386,6 +410,10 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "memory": {
                       "type": "ArtifactRef",
                       "id": 1
+                    },
+                    "metadataOnly": {
+                      "type": "bool",
+                      "id": 2
                     }
                   }
                 },
@@ -422,6 +450,10 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "inactiveEntries": {
                       "type": "int64",
                       "id": 8
+                    },
+                    "contentOmitted": {
+                      "type": "bool",
+                      "id": 9
                     }
                   }
                 },
@@ -507,6 +539,13 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                   }
                 },
                 "SearchRequest": {
+                  "oneofs": {
+                    "_minScore": {
+                      "oneof": [
+                        "minScore"
+                      ]
+                    }
+                  },
                   "fields": {
                     "query": {
                       "type": "string",
@@ -524,6 +563,27 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "mode": {
                       "type": "SearchMode",
                       "id": 4
+                    },
+                    "kinds": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 5
+                    },
+                    "tags": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 6
+                    },
+                    "tagMatch": {
+                      "type": "TagMatch",
+                      "id": 7
+                    },
+                    "minScore": {
+                      "type": "double",
+                      "id": 8,
+                      "options": {
+                        "proto3_optional": true
+                      }
                     }
                   }
                 },
@@ -628,6 +688,361 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     }
                   }
                 },
+                "GetRecallManifestRequest": {
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "pageSize": {
+                      "type": "int32",
+                      "id": 2
+                    },
+                    "pageToken": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "kinds": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 4
+                    },
+                    "tags": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 5
+                    },
+                    "tagMatch": {
+                      "type": "TagMatch",
+                      "id": 6
+                    }
+                  }
+                },
+                "RecallManifestCode": {
+                  "values": {
+                    "RECALL_MANIFEST_CODE_UNSPECIFIED": 0,
+                    "RECALL_MANIFEST_CODE_PAGE": 1,
+                    "RECALL_MANIFEST_CODE_EMPTY_MEMORY": 2
+                  }
+                },
+                "GetRecallManifestResponse": {
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "items": {
+                      "rule": "repeated",
+                      "type": "ListedEntry",
+                      "id": 2
+                    },
+                    "nextPageToken": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "code": {
+                      "type": "RecallManifestCode",
+                      "id": 4
+                    }
+                  }
+                },
+                "ListEntriesRequest": {
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "pageSize": {
+                      "type": "int32",
+                      "id": 2
+                    },
+                    "pageToken": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "statuses": {
+                      "rule": "repeated",
+                      "type": "EntryStatus",
+                      "id": 4
+                    },
+                    "kinds": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 5
+                    },
+                    "tags": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 6
+                    },
+                    "tagMatch": {
+                      "type": "TagMatch",
+                      "id": 7
+                    },
+                    "includeText": {
+                      "type": "bool",
+                      "id": 8
+                    }
+                  }
+                },
+                "ListEntriesResponse": {
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "entries": {
+                      "rule": "repeated",
+                      "type": "ListedEntry",
+                      "id": 2
+                    },
+                    "nextPageToken": {
+                      "type": "string",
+                      "id": 3
+                    }
+                  }
+                },
+                "MergeRequest": {
+                  "oneofs": {
+                    "_description": {
+                      "oneof": [
+                        "description"
+                      ]
+                    },
+                    "_reason": {
+                      "oneof": [
+                        "reason"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "inputs": {
+                      "rule": "repeated",
+                      "type": "EntryRef",
+                      "id": 2
+                    },
+                    "kind": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "text": {
+                      "type": "string",
+                      "id": 4
+                    },
+                    "description": {
+                      "type": "string",
+                      "id": 5,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "tags": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 6
+                    },
+                    "sources": {
+                      "rule": "repeated",
+                      "type": "SourceRef",
+                      "id": 7
+                    },
+                    "artifacts": {
+                      "rule": "repeated",
+                      "type": "ArtifactRef",
+                      "id": 8
+                    },
+                    "reason": {
+                      "type": "string",
+                      "id": 9,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "MergeResponse": {
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "contentHash": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "changes": {
+                      "rule": "repeated",
+                      "type": "MemoryChange",
+                      "id": 3
+                    },
+                    "result": {
+                      "type": "EntryRef",
+                      "id": 4
+                    }
+                  }
+                },
+                "RestoreRequest": {
+                  "oneofs": {
+                    "_reason": {
+                      "oneof": [
+                        "reason"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "entryId": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "entryVersionId": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "previewToken": {
+                      "type": "string",
+                      "id": 4
+                    },
+                    "reason": {
+                      "type": "string",
+                      "id": 5,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "RestoreResponse": {
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "changed": {
+                      "type": "bool",
+                      "id": 2
+                    },
+                    "contentHash": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "changes": {
+                      "rule": "repeated",
+                      "type": "MemoryChange",
+                      "id": 4
+                    },
+                    "outcome": {
+                      "type": "RestoreOutcome",
+                      "id": 5
+                    }
+                  }
+                },
+                "UndoMergeRequest": {
+                  "oneofs": {
+                    "_reason": {
+                      "oneof": [
+                        "reason"
+                      ]
+                    }
+                  },
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "entryId": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "previewToken": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "reason": {
+                      "type": "string",
+                      "id": 4,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    }
+                  }
+                },
+                "UndoMergeResponse": {
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "changed": {
+                      "type": "bool",
+                      "id": 2
+                    },
+                    "contentHash": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "changes": {
+                      "rule": "repeated",
+                      "type": "MemoryChange",
+                      "id": 4
+                    },
+                    "outcome": {
+                      "type": "RestoreOutcome",
+                      "id": 5
+                    }
+                  }
+                },
+                "PreviewRestoreRequest": {
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "operation": {
+                      "type": "RestoreOperation",
+                      "id": 2
+                    },
+                    "entryId": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "entryVersionId": {
+                      "type": "string",
+                      "id": 4
+                    }
+                  }
+                },
+                "PreviewRestoreResponse": {
+                  "fields": {
+                    "memory": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "outcome": {
+                      "type": "RestoreOutcome",
+                      "id": 2
+                    },
+                    "wouldChange": {
+                      "type": "bool",
+                      "id": 3
+                    },
+                    "previewToken": {
+                      "type": "string",
+                      "id": 4
+                    },
+                    "expiresAt": {
+                      "type": "google.protobuf.Timestamp",
+                      "id": 5
+                    }
+                  }
+                },
                 "ArtifactRef": {
                   "fields": {
                     "artifactId": {
@@ -713,6 +1128,10 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "state": {
                       "type": "EntryState",
                       "id": 4
+                    },
+                    "mergedIntoEntryId": {
+                      "type": "string",
+                      "id": 5
                     }
                   }
                 },
@@ -880,6 +1299,15 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "createdInRevision": {
                       "type": "int64",
                       "id": 11
+                    },
+                    "description": {
+                      "type": "string",
+                      "id": 12
+                    },
+                    "tags": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 13
                     }
                   }
                 },
@@ -900,6 +1328,11 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "_reason": {
                       "oneof": [
                         "reason"
+                      ]
+                    },
+                    "_description": {
+                      "oneof": [
+                        "description"
                       ]
                     }
                   },
@@ -932,6 +1365,18 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                       "options": {
                         "proto3_optional": true
                       }
+                    },
+                    "description": {
+                      "type": "string",
+                      "id": 7,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "tags": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 8
                     }
                   }
                 },
@@ -1001,6 +1446,93 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                       "rule": "repeated",
                       "type": "SearchChannel",
                       "id": 8
+                    },
+                    "description": {
+                      "type": "string",
+                      "id": 9
+                    },
+                    "tags": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 10
+                    }
+                  }
+                },
+                "TagMatch": {
+                  "values": {
+                    "TAG_MATCH_UNSPECIFIED": 0,
+                    "TAG_MATCH_ALL": 1,
+                    "TAG_MATCH_ANY": 2
+                  }
+                },
+                "EntryStatus": {
+                  "values": {
+                    "ENTRY_STATUS_UNSPECIFIED": 0,
+                    "ENTRY_STATUS_ACTIVE": 1,
+                    "ENTRY_STATUS_INACTIVE": 2,
+                    "ENTRY_STATUS_MERGED": 3
+                  }
+                },
+                "ListedEntry": {
+                  "fields": {
+                    "citation": {
+                      "type": "Citation",
+                      "id": 1
+                    },
+                    "kind": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "description": {
+                      "type": "string",
+                      "id": 3
+                    },
+                    "status": {
+                      "type": "EntryStatus",
+                      "id": 4
+                    },
+                    "tags": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 5
+                    },
+                    "entryContentHash": {
+                      "type": "string",
+                      "id": 6
+                    },
+                    "mergedIntoEntryId": {
+                      "type": "string",
+                      "id": 7
+                    },
+                    "text": {
+                      "type": "string",
+                      "id": 8
+                    }
+                  }
+                },
+                "RestoreOperation": {
+                  "values": {
+                    "RESTORE_OPERATION_UNSPECIFIED": 0,
+                    "RESTORE_OPERATION_RESTORE": 1,
+                    "RESTORE_OPERATION_UNDO_MERGE": 2
+                  }
+                },
+                "RestoreOutcome": {
+                  "fields": {
+                    "restored": {
+                      "rule": "repeated",
+                      "type": "EntryRef",
+                      "id": 1
+                    },
+                    "retired": {
+                      "rule": "repeated",
+                      "type": "EntryRef",
+                      "id": 2
+                    },
+                    "undoneMergeResults": {
+                      "rule": "repeated",
+                      "type": "string",
+                      "id": 3
                     }
                   }
                 },

@@ -23,31 +23,45 @@ import type { GetCapabilitiesRequest as _powercontext_memory_v1_GetCapabilitiesR
 import type { GetCapabilitiesResponse as _powercontext_memory_v1_GetCapabilitiesResponse, GetCapabilitiesResponse__Output as _powercontext_memory_v1_GetCapabilitiesResponse__Output } from './powercontext/memory/v1/GetCapabilitiesResponse';
 import type { GetMemoryRequest as _powercontext_memory_v1_GetMemoryRequest, GetMemoryRequest__Output as _powercontext_memory_v1_GetMemoryRequest__Output } from './powercontext/memory/v1/GetMemoryRequest';
 import type { GetMemoryResponse as _powercontext_memory_v1_GetMemoryResponse, GetMemoryResponse__Output as _powercontext_memory_v1_GetMemoryResponse__Output } from './powercontext/memory/v1/GetMemoryResponse';
+import type { GetRecallManifestRequest as _powercontext_memory_v1_GetRecallManifestRequest, GetRecallManifestRequest__Output as _powercontext_memory_v1_GetRecallManifestRequest__Output } from './powercontext/memory/v1/GetRecallManifestRequest';
+import type { GetRecallManifestResponse as _powercontext_memory_v1_GetRecallManifestResponse, GetRecallManifestResponse__Output as _powercontext_memory_v1_GetRecallManifestResponse__Output } from './powercontext/memory/v1/GetRecallManifestResponse';
 import type { GetSourceRequest as _powercontext_memory_v1_GetSourceRequest, GetSourceRequest__Output as _powercontext_memory_v1_GetSourceRequest__Output } from './powercontext/memory/v1/GetSourceRequest';
 import type { GetSourceResponse as _powercontext_memory_v1_GetSourceResponse, GetSourceResponse__Output as _powercontext_memory_v1_GetSourceResponse__Output } from './powercontext/memory/v1/GetSourceResponse';
 import type { Hit as _powercontext_memory_v1_Hit, Hit__Output as _powercontext_memory_v1_Hit__Output } from './powercontext/memory/v1/Hit';
 import type { Lineage as _powercontext_memory_v1_Lineage, Lineage__Output as _powercontext_memory_v1_Lineage__Output } from './powercontext/memory/v1/Lineage';
+import type { ListEntriesRequest as _powercontext_memory_v1_ListEntriesRequest, ListEntriesRequest__Output as _powercontext_memory_v1_ListEntriesRequest__Output } from './powercontext/memory/v1/ListEntriesRequest';
+import type { ListEntriesResponse as _powercontext_memory_v1_ListEntriesResponse, ListEntriesResponse__Output as _powercontext_memory_v1_ListEntriesResponse__Output } from './powercontext/memory/v1/ListEntriesResponse';
+import type { ListedEntry as _powercontext_memory_v1_ListedEntry, ListedEntry__Output as _powercontext_memory_v1_ListedEntry__Output } from './powercontext/memory/v1/ListedEntry';
 import type { MemoryChange as _powercontext_memory_v1_MemoryChange, MemoryChange__Output as _powercontext_memory_v1_MemoryChange__Output } from './powercontext/memory/v1/MemoryChange';
 import type { MemoryContent as _powercontext_memory_v1_MemoryContent, MemoryContent__Output as _powercontext_memory_v1_MemoryContent__Output } from './powercontext/memory/v1/MemoryContent';
 import type { MemoryManifest as _powercontext_memory_v1_MemoryManifest, MemoryManifest__Output as _powercontext_memory_v1_MemoryManifest__Output } from './powercontext/memory/v1/MemoryManifest';
 import type { MemoryManifestEntry as _powercontext_memory_v1_MemoryManifestEntry, MemoryManifestEntry__Output as _powercontext_memory_v1_MemoryManifestEntry__Output } from './powercontext/memory/v1/MemoryManifestEntry';
 import type { MemoryServiceClient as _powercontext_memory_v1_MemoryServiceClient, MemoryServiceDefinition as _powercontext_memory_v1_MemoryServiceDefinition } from './powercontext/memory/v1/MemoryService';
+import type { MergeRequest as _powercontext_memory_v1_MergeRequest, MergeRequest__Output as _powercontext_memory_v1_MergeRequest__Output } from './powercontext/memory/v1/MergeRequest';
+import type { MergeResponse as _powercontext_memory_v1_MergeResponse, MergeResponse__Output as _powercontext_memory_v1_MergeResponse__Output } from './powercontext/memory/v1/MergeResponse';
 import type { OrganizeRequest as _powercontext_memory_v1_OrganizeRequest, OrganizeRequest__Output as _powercontext_memory_v1_OrganizeRequest__Output } from './powercontext/memory/v1/OrganizeRequest';
 import type { OrganizeResponse as _powercontext_memory_v1_OrganizeResponse, OrganizeResponse__Output as _powercontext_memory_v1_OrganizeResponse__Output } from './powercontext/memory/v1/OrganizeResponse';
 import type { PrepareContextRequest as _powercontext_memory_v1_PrepareContextRequest, PrepareContextRequest__Output as _powercontext_memory_v1_PrepareContextRequest__Output } from './powercontext/memory/v1/PrepareContextRequest';
 import type { PrepareContextResponse as _powercontext_memory_v1_PrepareContextResponse, PrepareContextResponse__Output as _powercontext_memory_v1_PrepareContextResponse__Output } from './powercontext/memory/v1/PrepareContextResponse';
+import type { PreviewRestoreRequest as _powercontext_memory_v1_PreviewRestoreRequest, PreviewRestoreRequest__Output as _powercontext_memory_v1_PreviewRestoreRequest__Output } from './powercontext/memory/v1/PreviewRestoreRequest';
+import type { PreviewRestoreResponse as _powercontext_memory_v1_PreviewRestoreResponse, PreviewRestoreResponse__Output as _powercontext_memory_v1_PreviewRestoreResponse__Output } from './powercontext/memory/v1/PreviewRestoreResponse';
 import type { PutSourceRequest as _powercontext_memory_v1_PutSourceRequest, PutSourceRequest__Output as _powercontext_memory_v1_PutSourceRequest__Output } from './powercontext/memory/v1/PutSourceRequest';
 import type { PutSourceResponse as _powercontext_memory_v1_PutSourceResponse, PutSourceResponse__Output as _powercontext_memory_v1_PutSourceResponse__Output } from './powercontext/memory/v1/PutSourceResponse';
 import type { ReactivateRequest as _powercontext_memory_v1_ReactivateRequest, ReactivateRequest__Output as _powercontext_memory_v1_ReactivateRequest__Output } from './powercontext/memory/v1/ReactivateRequest';
 import type { ReactivateResponse as _powercontext_memory_v1_ReactivateResponse, ReactivateResponse__Output as _powercontext_memory_v1_ReactivateResponse__Output } from './powercontext/memory/v1/ReactivateResponse';
 import type { RememberRequest as _powercontext_memory_v1_RememberRequest, RememberRequest__Output as _powercontext_memory_v1_RememberRequest__Output } from './powercontext/memory/v1/RememberRequest';
 import type { RememberResponse as _powercontext_memory_v1_RememberResponse, RememberResponse__Output as _powercontext_memory_v1_RememberResponse__Output } from './powercontext/memory/v1/RememberResponse';
+import type { RestoreOutcome as _powercontext_memory_v1_RestoreOutcome, RestoreOutcome__Output as _powercontext_memory_v1_RestoreOutcome__Output } from './powercontext/memory/v1/RestoreOutcome';
+import type { RestoreRequest as _powercontext_memory_v1_RestoreRequest, RestoreRequest__Output as _powercontext_memory_v1_RestoreRequest__Output } from './powercontext/memory/v1/RestoreRequest';
+import type { RestoreResponse as _powercontext_memory_v1_RestoreResponse, RestoreResponse__Output as _powercontext_memory_v1_RestoreResponse__Output } from './powercontext/memory/v1/RestoreResponse';
 import type { RevisionChanges as _powercontext_memory_v1_RevisionChanges, RevisionChanges__Output as _powercontext_memory_v1_RevisionChanges__Output } from './powercontext/memory/v1/RevisionChanges';
 import type { SearchRequest as _powercontext_memory_v1_SearchRequest, SearchRequest__Output as _powercontext_memory_v1_SearchRequest__Output } from './powercontext/memory/v1/SearchRequest';
 import type { SearchResponse as _powercontext_memory_v1_SearchResponse, SearchResponse__Output as _powercontext_memory_v1_SearchResponse__Output } from './powercontext/memory/v1/SearchResponse';
 import type { Source as _powercontext_memory_v1_Source, Source__Output as _powercontext_memory_v1_Source__Output } from './powercontext/memory/v1/Source';
 import type { SourceRef as _powercontext_memory_v1_SourceRef, SourceRef__Output as _powercontext_memory_v1_SourceRef__Output } from './powercontext/memory/v1/SourceRef';
 import type { Suggestion as _powercontext_memory_v1_Suggestion, Suggestion__Output as _powercontext_memory_v1_Suggestion__Output } from './powercontext/memory/v1/Suggestion';
+import type { UndoMergeRequest as _powercontext_memory_v1_UndoMergeRequest, UndoMergeRequest__Output as _powercontext_memory_v1_UndoMergeRequest__Output } from './powercontext/memory/v1/UndoMergeRequest';
+import type { UndoMergeResponse as _powercontext_memory_v1_UndoMergeResponse, UndoMergeResponse__Output as _powercontext_memory_v1_UndoMergeResponse__Output } from './powercontext/memory/v1/UndoMergeResponse';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -77,6 +91,7 @@ export interface ProtoGrpcType {
         EntryRef: MessageTypeDefinition<_powercontext_memory_v1_EntryRef, _powercontext_memory_v1_EntryRef__Output>
         EntryResult: MessageTypeDefinition<_powercontext_memory_v1_EntryResult, _powercontext_memory_v1_EntryResult__Output>
         EntryState: EnumTypeDefinition
+        EntryStatus: EnumTypeDefinition
         EntryVersion: MessageTypeDefinition<_powercontext_memory_v1_EntryVersion, _powercontext_memory_v1_EntryVersion__Output>
         ExpandRequest: MessageTypeDefinition<_powercontext_memory_v1_ExpandRequest, _powercontext_memory_v1_ExpandRequest__Output>
         ExpandResponse: MessageTypeDefinition<_powercontext_memory_v1_ExpandResponse, _powercontext_memory_v1_ExpandResponse__Output>
@@ -87,10 +102,15 @@ export interface ProtoGrpcType {
         GetCapabilitiesResponse: MessageTypeDefinition<_powercontext_memory_v1_GetCapabilitiesResponse, _powercontext_memory_v1_GetCapabilitiesResponse__Output>
         GetMemoryRequest: MessageTypeDefinition<_powercontext_memory_v1_GetMemoryRequest, _powercontext_memory_v1_GetMemoryRequest__Output>
         GetMemoryResponse: MessageTypeDefinition<_powercontext_memory_v1_GetMemoryResponse, _powercontext_memory_v1_GetMemoryResponse__Output>
+        GetRecallManifestRequest: MessageTypeDefinition<_powercontext_memory_v1_GetRecallManifestRequest, _powercontext_memory_v1_GetRecallManifestRequest__Output>
+        GetRecallManifestResponse: MessageTypeDefinition<_powercontext_memory_v1_GetRecallManifestResponse, _powercontext_memory_v1_GetRecallManifestResponse__Output>
         GetSourceRequest: MessageTypeDefinition<_powercontext_memory_v1_GetSourceRequest, _powercontext_memory_v1_GetSourceRequest__Output>
         GetSourceResponse: MessageTypeDefinition<_powercontext_memory_v1_GetSourceResponse, _powercontext_memory_v1_GetSourceResponse__Output>
         Hit: MessageTypeDefinition<_powercontext_memory_v1_Hit, _powercontext_memory_v1_Hit__Output>
         Lineage: MessageTypeDefinition<_powercontext_memory_v1_Lineage, _powercontext_memory_v1_Lineage__Output>
+        ListEntriesRequest: MessageTypeDefinition<_powercontext_memory_v1_ListEntriesRequest, _powercontext_memory_v1_ListEntriesRequest__Output>
+        ListEntriesResponse: MessageTypeDefinition<_powercontext_memory_v1_ListEntriesResponse, _powercontext_memory_v1_ListEntriesResponse__Output>
+        ListedEntry: MessageTypeDefinition<_powercontext_memory_v1_ListedEntry, _powercontext_memory_v1_ListedEntry__Output>
         MemoryChange: MessageTypeDefinition<_powercontext_memory_v1_MemoryChange, _powercontext_memory_v1_MemoryChange__Output>
         MemoryContent: MessageTypeDefinition<_powercontext_memory_v1_MemoryContent, _powercontext_memory_v1_MemoryContent__Output>
         MemoryManifest: MessageTypeDefinition<_powercontext_memory_v1_MemoryManifest, _powercontext_memory_v1_MemoryManifest__Output>
@@ -104,18 +124,27 @@ export interface ProtoGrpcType {
          * field) in the grpc-status-details-bin trailer.
          */
         MemoryService: SubtypeConstructor<typeof grpc.Client, _powercontext_memory_v1_MemoryServiceClient> & { service: _powercontext_memory_v1_MemoryServiceDefinition }
+        MergeRequest: MessageTypeDefinition<_powercontext_memory_v1_MergeRequest, _powercontext_memory_v1_MergeRequest__Output>
+        MergeResponse: MessageTypeDefinition<_powercontext_memory_v1_MergeResponse, _powercontext_memory_v1_MergeResponse__Output>
         OrganizeRequest: MessageTypeDefinition<_powercontext_memory_v1_OrganizeRequest, _powercontext_memory_v1_OrganizeRequest__Output>
         OrganizeResponse: MessageTypeDefinition<_powercontext_memory_v1_OrganizeResponse, _powercontext_memory_v1_OrganizeResponse__Output>
         OrganizeStep: EnumTypeDefinition
         PrepareContextRequest: MessageTypeDefinition<_powercontext_memory_v1_PrepareContextRequest, _powercontext_memory_v1_PrepareContextRequest__Output>
         PrepareContextResponse: MessageTypeDefinition<_powercontext_memory_v1_PrepareContextResponse, _powercontext_memory_v1_PrepareContextResponse__Output>
+        PreviewRestoreRequest: MessageTypeDefinition<_powercontext_memory_v1_PreviewRestoreRequest, _powercontext_memory_v1_PreviewRestoreRequest__Output>
+        PreviewRestoreResponse: MessageTypeDefinition<_powercontext_memory_v1_PreviewRestoreResponse, _powercontext_memory_v1_PreviewRestoreResponse__Output>
         PutSourceRequest: MessageTypeDefinition<_powercontext_memory_v1_PutSourceRequest, _powercontext_memory_v1_PutSourceRequest__Output>
         PutSourceResponse: MessageTypeDefinition<_powercontext_memory_v1_PutSourceResponse, _powercontext_memory_v1_PutSourceResponse__Output>
         ReactivateRequest: MessageTypeDefinition<_powercontext_memory_v1_ReactivateRequest, _powercontext_memory_v1_ReactivateRequest__Output>
         ReactivateResponse: MessageTypeDefinition<_powercontext_memory_v1_ReactivateResponse, _powercontext_memory_v1_ReactivateResponse__Output>
+        RecallManifestCode: EnumTypeDefinition
         RememberMode: EnumTypeDefinition
         RememberRequest: MessageTypeDefinition<_powercontext_memory_v1_RememberRequest, _powercontext_memory_v1_RememberRequest__Output>
         RememberResponse: MessageTypeDefinition<_powercontext_memory_v1_RememberResponse, _powercontext_memory_v1_RememberResponse__Output>
+        RestoreOperation: EnumTypeDefinition
+        RestoreOutcome: MessageTypeDefinition<_powercontext_memory_v1_RestoreOutcome, _powercontext_memory_v1_RestoreOutcome__Output>
+        RestoreRequest: MessageTypeDefinition<_powercontext_memory_v1_RestoreRequest, _powercontext_memory_v1_RestoreRequest__Output>
+        RestoreResponse: MessageTypeDefinition<_powercontext_memory_v1_RestoreResponse, _powercontext_memory_v1_RestoreResponse__Output>
         RevisionChanges: MessageTypeDefinition<_powercontext_memory_v1_RevisionChanges, _powercontext_memory_v1_RevisionChanges__Output>
         SearchChannel: EnumTypeDefinition
         SearchMode: EnumTypeDefinition
@@ -125,6 +154,9 @@ export interface ProtoGrpcType {
         SourceRef: MessageTypeDefinition<_powercontext_memory_v1_SourceRef, _powercontext_memory_v1_SourceRef__Output>
         Suggestion: MessageTypeDefinition<_powercontext_memory_v1_Suggestion, _powercontext_memory_v1_Suggestion__Output>
         SuggestionKind: EnumTypeDefinition
+        TagMatch: EnumTypeDefinition
+        UndoMergeRequest: MessageTypeDefinition<_powercontext_memory_v1_UndoMergeRequest, _powercontext_memory_v1_UndoMergeRequest__Output>
+        UndoMergeResponse: MessageTypeDefinition<_powercontext_memory_v1_UndoMergeResponse, _powercontext_memory_v1_UndoMergeResponse__Output>
       }
     }
   }

@@ -21,6 +21,7 @@ from .._version import __version__
 from ..aio import AsyncClient
 from ..config import ENV_ENDPOINT, ENV_TIMEOUT, ENV_TOKEN, ClientConfig, TlsConfig
 from ..errors import (
+    Aborted,
     AlreadyExists,
     Cancelled,
     DataLoss,
@@ -36,7 +37,7 @@ from ..errors import (
     Unavailable,
     describe,
 )
-from . import bridge, commands, refs, runtime
+from . import bridge, commands, curation, listing, refs, runtime
 from .output import Printer
 
 # Exit codes by error family; 1 is anything else (a server bug, an unknown status).
@@ -45,6 +46,7 @@ EXIT_CODES: dict[type[PowerContextError], int] = {
     InvalidArgument: 2,
     NotFound: 3,
     RevisionConflict: 4,
+    Aborted: 4,
     FailedPrecondition: 5,
     DataLoss: 6,
     Unavailable: 7,
@@ -116,6 +118,10 @@ def _evidence_arguments(parser: argparse.ArgumentParser) -> None:
         help="evidence ARTIFACT@REVISION, cited by the text entries",
     )
     parser.add_argument("--reason", help="why (kept in the change record)")
+    parser.add_argument(
+        "--description", help="one line for the text entries (default: derived from the text)"
+    )
+    parser.add_argument("--tag", action="append", default=[], help="a tag of the text entries")
 
 
 def _request_id(parser: argparse.ArgumentParser) -> None:
@@ -150,6 +156,10 @@ def _revise(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", help="revise only if the entry is at this version")
     parser.add_argument("--source", type=refs.source, action="append", default=[])
     parser.add_argument("--reason")
+    parser.add_argument("--description", help="one line (default: derived from the new text)")
+    parser.add_argument(
+        "--tag", action="append", default=None, help="the new tags (default: keep the current)"
+    )
     _request_id(parser)
 
 
@@ -175,6 +185,9 @@ def _organize(parser: argparse.ArgumentParser) -> None:
 def _get(parser: argparse.ArgumentParser) -> None:
     _memory(parser)
     parser.add_argument("entry_id", nargs="*", help="show these entries' text")
+    parser.add_argument(
+        "--metadata-only", action="store_true", help="leave the manifest out (large memories)"
+    )
 
 
 def _search(parser: argparse.ArgumentParser) -> None:
@@ -189,6 +202,8 @@ def _search(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--limit", type=int, default=0, help="1..100 (server default 8)")
     parser.add_argument("--mode", choices=sorted(commands.SEARCH_MODES), default="auto")
+    listing.filter_arguments(parser)
+    parser.add_argument("--min-score", type=float, help="drop hits scoring below this")
 
 
 def _context(parser: argparse.ArgumentParser) -> None:
@@ -244,7 +259,34 @@ COMMANDS: list[Command] = [
     Command("forget", "deactivate entries (kept, not recalled)", _entries, commands.forget),
     Command("reactivate", "make forgotten entries active again", _entries, commands.reactivate),
     Command("organize", "exact dedupe, then evidence normalization", _organize, commands.organize),
+    Command(
+        "merge", "fold active entries into one new entry", curation.merge_arguments, curation.merge
+    ),
+    Command(
+        "restore",
+        "bring an entry back (undoing the merges that froze it)",
+        curation.restore_arguments,
+        curation.restore,
+    ),
+    Command(
+        "undo-merge",
+        "undo the merge that produced an entry",
+        curation.undo_merge_arguments,
+        curation.undo_merge,
+    ),
     Command("get", "a memory's revision, or entries' text", _get, commands.get),
+    Command(
+        "manifest",
+        "active entries' citations, kinds, descriptions, tags (no text)",
+        listing.manifest_arguments,
+        listing.manifest,
+    ),
+    Command(
+        "list",
+        "entries by status, kind and tags, a page at a time",
+        listing.list_arguments,
+        listing.list_entries,
+    ),
     Command("search", "search the heads of memories", _search, commands.search),
     Command("expand", "verify citations and show the cited versions", _expand, commands.expand),
     Command("context", "the context block for an agent's next task", _context, commands.context),

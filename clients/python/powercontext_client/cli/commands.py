@@ -40,6 +40,7 @@ SEARCH_MODES = {
     "vector": types.SEARCH_MODE_VECTOR,
     "hybrid": types.SEARCH_MODE_HYBRID,
 }
+TAG_MATCHES = {"all": types.TAG_MATCH_ALL, "any": types.TAG_MATCH_ANY}
 SERVING = 1  # grpc.health.v1 HealthCheckResponse.SERVING
 NOT_SERVING_EXIT = 7  # the exit code of Unavailable
 
@@ -85,7 +86,15 @@ def _manifest_entry(head: pb.GetMemoryResponse, entry_id: str) -> types.MemoryMa
 async def _evidence(client: AsyncClient, args: argparse.Namespace) -> list[types.EntryInput]:
     await complete_sources(client, args.source)
     entries = entries_from(
-        args.kind, args.text, args.file, args.jsonl, args.source, args.artifact, args.reason
+        args.kind,
+        args.text,
+        args.file,
+        args.jsonl,
+        args.source,
+        args.artifact,
+        args.reason,
+        description=args.description,
+        tags=args.tag,
     )
     await complete_sources(client, [ref for entry in entries for ref in entry.sources])
     return entries
@@ -117,10 +126,12 @@ async def revise_entry(client: AsyncClient, args: argparse.Namespace, printer: P
     first = await client.get_memory(args.memory)
     current = _manifest_entry(first, args.entry_id).entry_version_id
     seen = args.version or current
-    kind = args.kind
-    if kind is None:  # keep the entry's kind, as its current version has it
-        cited = citation(first.memory, args.entry_id, current)
-        kind = (await client.expand([cited])).entries[0].version.kind
+    kind, tags = args.kind, args.tag
+    if kind is None or tags is None:  # keep what the current version has (a revision
+        cited = citation(first.memory, args.entry_id, current)  # replaces the tags)
+        version = (await client.expand([cited])).entries[0].version
+        kind = version.kind if kind is None else kind
+        tags = list(version.tags) if tags is None else tags
 
     def build(head: pb.GetMemoryResponse) -> pb.RememberRequest:
         current = _manifest_entry(head, args.entry_id)
@@ -132,7 +143,15 @@ async def revise_entry(client: AsyncClient, args: argparse.Namespace, printer: P
                 reason="ENTRY_VERSION_STALE",
                 metadata={"headRevision": str(head.memory.revision)},
             )
-        new = revise(current, args.text, kind=kind, sources=args.source, reason=args.reason)
+        new = revise(
+            current,
+            args.text,
+            kind=kind,
+            sources=args.source,
+            reason=args.reason,
+            description=args.description,
+            tags=tags,
+        )
         return pb.RememberRequest(entries=[new], sources=args.source)
 
     return _show_write(printer, await _commit(client, args, build))
@@ -168,7 +187,7 @@ async def organize(client: AsyncClient, args: argparse.Namespace, printer: Print
 
 
 async def get(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
-    view = await client.get_memory(args.memory)
+    view = await client.get_memory(args.memory, metadata_only=args.metadata_only)
     if not args.entry_id:
         printer.show(view, output.memory_lines(view))
         return 0
@@ -184,7 +203,14 @@ async def get(client: AsyncClient, args: argparse.Namespace, printer: Printer) -
 async def search(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
     memories = [m if m.revision else await client.head(m.artifact_id) for m in args.memory]
     response = await client.search(
-        args.query, memories, limit=args.limit, mode=SEARCH_MODES[args.mode]
+        args.query,
+        memories,
+        limit=args.limit,
+        mode=SEARCH_MODES[args.mode],
+        kinds=args.kind,
+        tags=args.tag,
+        tag_match=TAG_MATCHES[args.tag_match],
+        min_score=args.min_score,
     )
     printer.show(response, output.search_lines(response))
     return 0

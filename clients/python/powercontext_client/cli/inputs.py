@@ -45,12 +45,25 @@ def entries_from(
     cited: Sequence[types.SourceRef],
     artifacts: Sequence[types.ArtifactRef],
     reason: str | None,
+    *,
+    description: str | None = None,
+    tags: Sequence[str] = (),
 ) -> list[types.EntryInput]:
-    """Text arguments and files become new entries of `kind` citing the given evidence;
-    JSON Lines entries are taken as written."""
+    """Text arguments and files become new entries of `kind` citing the given evidence, each
+    with `description` (None: derived from its text) and `tags`; JSON Lines entries are taken
+    as written."""
     texts = [*texts, *(read_text(path) for path in files)]
     made = [
-        new_entry(kind, text, sources=cited, artifacts=artifacts, reason=reason) for text in texts
+        new_entry(
+            kind,
+            text,
+            sources=cited,
+            artifacts=artifacts,
+            reason=reason,
+            description=description,
+            tags=tags,
+        )
+        for text in texts
     ]
     return made + (jsonl_entries(jsonl) if jsonl else [])
 

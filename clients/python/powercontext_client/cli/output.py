@@ -30,6 +30,12 @@ _OUTCOMES = {
     pb.ENTRY_OUTCOME_DUPLICATE: "duplicate",
 }
 _STATES = {types.ENTRY_STATE_ACTIVE: "active", types.ENTRY_STATE_INACTIVE: "inactive"}
+STATUSES = {
+    "active": types.ENTRY_STATUS_ACTIVE,
+    "inactive": types.ENTRY_STATUS_INACTIVE,
+    "merged": types.ENTRY_STATUS_MERGED,
+}
+_STATUS_NAMES = {number: name for name, number in STATUSES.items()}
 _CHANNELS = {types.SEARCH_CHANNEL_FTS: "fts", types.SEARCH_CHANNEL_VECTOR: "vector"}
 _MODES = {
     types.SEARCH_MODE_FTS: "fts",
@@ -99,9 +105,13 @@ def memory_lines(view: pb.GetMemoryResponse) -> Iterable[str]:
     sources = len(view.lineage.sources) + len(view.lineage.artifacts)
     yield f"lineage   {view.lineage.operation}, {sources} evidence reference(s)"
     yield f"entries   {view.active_entries} active, {view.inactive_entries} inactive"
+    if view.content_omitted:
+        yield "manifest  omitted (page the entries with `powercontext list`)"
     for entry in view.content.manifest.entries:
         state = _STATES.get(entry.state, str(entry.state))
-        yield f"  {entry.entry_id}  {entry.entry_version_id}  {state}"
+        into = entry.merged_into_entry_id
+        merged = f" (merged into {into})" if into else ""
+        yield f"  {entry.entry_id}  {entry.entry_version_id}  {state}{merged}"
 
 
 def expanded_lines(response: pb.ExpandResponse) -> Iterable[str]:
@@ -112,6 +122,10 @@ def expanded_lines(response: pb.ExpandResponse) -> Iterable[str]:
         yield format_citation(cited.memory_ref, cited.entry_id, cited.entry_version_id)
         yield f"  version {version.version} ({state}), kind {version.kind}"
         yield f"  hash     {version.entry_content_hash}"
+        if version.description:
+            yield f"  about    {version.description}"
+        if version.tags:
+            yield f"  tags     {', '.join(version.tags)}"
         if version.HasField("previous_version_id"):
             yield f"  previous {version.previous_version_id}"
         for source in version.source_refs:
@@ -128,8 +142,65 @@ def search_lines(response: pb.SearchResponse) -> Iterable[str]:
     for rank, hit in enumerate(response.hits, 1):
         channels = "+".join(_CHANNELS.get(c, str(c)) for c in hit.matched_by)
         cite = format_citation(hit.memory_ref, hit.entry_id, hit.entry_version_id)
-        yield f"{rank}. {hit.score:.4f}  {channels:<10} {hit.kind:<12} {cite}"
+        yield f"{rank}. {hit.score:.4f}  {channels:<10} {hit.kind:<12} {cite}{_tags(hit.tags)}"
         yield f"   {hit.text}"
+
+
+def _tags(tags: Iterable[str]) -> str:
+    listed = ", ".join(tags)
+    return f"  [{listed}]" if listed else ""
+
+
+def listed_lines(entries: Iterable[types.ListedEntry]) -> Iterable[str]:
+    """Recall manifest items and ListEntries entries: citation, status, kind, tags, then the
+    description (and the text, when it was asked for)."""
+    for entry in entries:
+        cited = entry.citation
+        status = _STATUS_NAMES.get(entry.status, str(entry.status))
+        merged = f" into {entry.merged_into_entry_id}" if entry.merged_into_entry_id else ""
+        cite = format_citation(cited.memory_ref, cited.entry_id, cited.entry_version_id)
+        yield f"{cite}  {status}{merged}  {entry.kind}{_tags(entry.tags)}"
+        yield f"   {entry.description}"
+        if entry.text:  # only sent when asked for (an entry's text is never empty)
+            yield from (f"   | {line}" for line in entry.text.splitlines())
+
+
+def next_page_line(token: str) -> Iterable[str]:
+    if token:
+        yield f"next page: --page-token {token}"
+
+
+def merge_lines(response: pb.MergeResponse) -> Iterable[str]:
+    yield f"{format_memory(response.memory)}  new revision  {response.content_hash}"
+    for change in response.changes:
+        yield change_line(change)
+    yield f"  result     {response.result.entry_id}  {response.result.entry_version_id}"
+
+
+def outcome_lines(outcome: types.RestoreOutcome) -> Iterable[str]:
+    for entry in outcome.restored:
+        yield f"  restored   {entry.entry_id}  {entry.entry_version_id}"
+    for entry in outcome.retired:
+        yield f"  retired    {entry.entry_id}  {entry.entry_version_id}"
+    if outcome.undone_merge_results:
+        yield f"  undone merges (outermost first): {', '.join(outcome.undone_merge_results)}"
+
+
+def restore_lines(response: pb.RestoreResponse | pb.UndoMergeResponse) -> Iterable[str]:
+    state = "new revision" if response.changed else "unchanged"
+    yield f"{format_memory(response.memory)}  {state}  {response.content_hash}"
+    for change in response.changes:
+        yield change_line(change)
+    yield from outcome_lines(response.outcome)
+
+
+def preview_lines(response: pb.PreviewRestoreResponse) -> Iterable[str]:
+    would = "would change" if response.would_change else "would change nothing"
+    yield f"{format_memory(response.memory)}  {would}"
+    yield from outcome_lines(response.outcome)
+    expires = response.expires_at.ToDatetime().strftime("%Y-%m-%dT%H:%M:%SZ")
+    yield f"token      {response.preview_token}"
+    yield f"expires    {expires}"
 
 
 def revision_lines(revision: pb.RevisionChanges) -> Iterable[str]:

@@ -5,8 +5,10 @@ Needs the optional `mcp` extra (the official MCP Python SDK, 2.x); the CLI impor
 only when the `mcp` command runs, so the other commands start without it.
 
     server.py     the MCPServer, its tool table and annotations, stdio / streamable HTTP
-    tools.py      the eight tools (search_memory, prepare_context, expand_citation,
+    tools.py      the core tools (search_memory, prepare_context, expand_citation,
                   recent_changes, remember, revise_entry, forget_entry, reactivate_entry)
+    listing.py    recall_manifest and list_entries (metadata, filters, pages)
+    curation.py   merge_entries, preview_restore, restore_entry, undo_merge
     results.py    each tool's structured result (its outputSchema) and readable text
     errors.py     service errors as MCP tool errors naming the reason
     workspace.py  the default memory: the runtime manifest's, for the working directory

@@ -36,6 +36,8 @@ class Hit(BaseModel):
     entry_version_id: str
     kind: str
     text: str
+    description: str = Field(description="one line about the entry")
+    tags: list[str]
     score: float
 
 
@@ -54,6 +56,8 @@ def search_result(memory: types.ArtifactRef, response: pb.SearchResponse) -> Sea
             entry_version_id=h.entry_version_id,
             kind=h.kind,
             text=h.text,
+            description=h.description,
+            tags=list(h.tags),
             score=h.score,
         )
         for h in response.hits
@@ -70,8 +74,12 @@ def search_text(result: SearchResult) -> str:
     head = f"{len(result.hits)} hit(s) in {result.memory} ({result.mode} search)"
     if result.fallback_reason:
         head += f"; fell back: {result.fallback_reason}"
-    lines = [f"- [{h.kind}] {h.text}\n  cite {h.citation}" for h in result.hits]
+    lines = [f"- [{h.kind}]{_tags(h.tags)} {h.text}\n  cite {h.citation}" for h in result.hits]
     return "\n".join([head, *lines])
+
+
+def _tags(tags: list[str]) -> str:
+    return f" [{', '.join(tags)}]" if tags else ""
 
 
 # -- writes -------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The eight MCP tools, each one or a few calls of the gRPC service through AsyncClient.
+"""The core MCP tools, each one or a few calls of the gRPC service through AsyncClient (the
+listing tools are in listing.py, merge and restore in curation.py).
 
 Readers (search_memory, expand_citation, recent_changes, prepare_context) are marked read-only
 and idempotent. Writers go through the client's write path: every write carries a request id
@@ -30,7 +31,7 @@ from powercontext.memory.v1 import types_pb2 as types
 
 from ..aio import AsyncClient
 from ..cli import refs
-from ..cli.commands import SEARCH_MODES, _commit, _manifest_entry, _state_change
+from ..cli.commands import SEARCH_MODES, TAG_MATCHES, _commit, _manifest_entry, _state_change
 from ..errors import PowerContextError
 from ..requests import citation, revise, source_ref
 from . import results
@@ -52,6 +53,9 @@ MemoryArg = Annotated[
 ]
 Reason = Annotated[str | None, Field(description="why (kept in the change history)")]
 EntryId = Annotated[str, Field(description="the entry id (mem_ent_…)")]
+Description = Annotated[
+    str | None, Field(description="one line about the entry (default: derived from the text)")
+]
 
 P = ParamSpec("P")
 
@@ -125,11 +129,31 @@ class Tools:
             Literal["auto", "fts", "vector", "hybrid"],
             Field(description="auto (the server's best), fts (full text), vector or hybrid"),
         ] = "auto",
+        kinds: Annotated[
+            list[str] | None, Field(description="only entries of these kinds (fact, ...)")
+        ] = None,
+        tags: Annotated[list[str] | None, Field(description="only entries with these tags")] = None,
+        tag_match: Annotated[
+            Literal["all", "any"], Field(description="all: every tag named; any: at least one")
+        ] = "all",
+        min_score: Annotated[
+            float | None, Field(description="drop hits scoring below this (hit.score)")
+        ] = None,
     ) -> Annotated[CallToolResult, results.SearchResult]:
         """Search the memory's active entries (facts, rules, decisions, notes about this
-        project). Each hit has a citation for expand_citation."""
+        project), optionally only some kinds or tags. Each hit has a citation for
+        expand_citation."""
         head = await self._head(self._memory(memory))
-        response = await self.client.search(query, [head], limit=limit, mode=SEARCH_MODES[mode])
+        response = await self.client.search(
+            query,
+            [head],
+            limit=limit,
+            mode=SEARCH_MODES[mode],
+            kinds=kinds or (),
+            tags=tags or (),
+            tag_match=TAG_MATCHES[tag_match],
+            min_score=min_score,
+        )
         found = results.search_result(head, response)
         return results.tool_result(found, results.search_text(found))
 
@@ -249,6 +273,8 @@ class Tools:
         ] = "fact",
         memory: MemoryArg = None,
         reason: Reason = None,
+        description: Description = None,
+        tags: Annotated[list[str] | None, Field(description="labels to filter by later")] = None,
     ) -> Annotated[CallToolResult, results.WriteResult]:
         """Add an entry to the memory. The text is kept as the entry's evidence (an
         agent_note Source). Without any memory for this repository, one is created and
@@ -263,7 +289,9 @@ class Tools:
                 "not be recorded for it: give `memory` (create one with `powercontext create`)",
             )
         note = await self._note(text, "remember")
-        entry = types.EntryInput(kind=kind, text=text, sources=[note])
+        entry = types.EntryInput(
+            kind=kind, text=text, sources=[note], description=description, tags=tags or ()
+        )
         if reason is not None:
             entry.reason = reason
         if given is None and root is not None:
@@ -314,20 +342,34 @@ class Tools:
             ),
         ] = None,
         reason: Reason = None,
+        description: Description = None,
+        tags: Annotated[
+            list[str] | None, Field(description="the new tags (default: keep the entry's)")
+        ] = None,
     ) -> Annotated[CallToolResult, results.WriteResult]:
         """Replace an entry's text with a new version (the previous version stays in the
         history and is linked from the new one). The new text is kept as evidence."""
         memory_ref = self._memory(memory)
         first = await self.client.get_memory(memory_ref)
         current = _manifest_entry(first, entry_id).entry_version_id
-        if kind is None:  # keep the entry's kind, as its current version has it
-            cited = citation(first.memory, entry_id, current)
-            kind = (await self.client.expand([cited])).entries[0].version.kind
+        if kind is None or tags is None:  # keep what the current version has (a revision
+            cited = citation(first.memory, entry_id, current)  # replaces the tags)
+            version = (await self.client.expand([cited])).entries[0].version
+            kind = version.kind if kind is None else kind
+            tags = list(version.tags) if tags is None else tags
         # The version the caller saw (else the one read now): the server refuses the revise
         # with ENTRY_VERSION_STALE if another writer revised the entry since.
         seen = types.EntryRef(entry_id=entry_id, entry_version_id=entry_version_id or current)
         note = await self._note(text, "revise_entry")
-        new = revise(seen, text, kind=kind, sources=[note], reason=reason)
+        new = revise(
+            seen,
+            text,
+            kind=kind,
+            sources=[note],
+            reason=reason,
+            description=description,
+            tags=tags,
+        )
         operation = pb.RememberRequest(entries=[new], sources=[note])
         response = await self._commit(memory_ref, lambda head: _copy(operation))
         done = results.write_result(response)

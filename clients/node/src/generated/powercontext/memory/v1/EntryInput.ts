@@ -20,7 +20,18 @@ export interface EntryInput {
   'sources'?: (_powercontext_memory_v1_SourceRef)[];
   'artifacts'?: (_powercontext_memory_v1_ArtifactRef)[];
   'reason'?: (string);
+  /**
+   * One line of 1..200 characters. Unset: derived from the text (whitespace runs collapsed,
+   * cut to 200 characters ending with "…" when cut). No model is ever called for it.
+   */
+  'description'?: (string);
+  /**
+   * At most 32 tags, each 1..64 characters, one line; stored NFC-normalized, sorted, distinct.
+   * A revision replaces the tags with these.
+   */
+  'tags'?: (string)[];
   '_reason'?: "reason";
+  '_description'?: "description";
 }
 
 /**
@@ -39,5 +50,16 @@ export interface EntryInput__Output {
   'sources': (_powercontext_memory_v1_SourceRef__Output)[];
   'artifacts': (_powercontext_memory_v1_ArtifactRef__Output)[];
   'reason'?: (string);
+  /**
+   * One line of 1..200 characters. Unset: derived from the text (whitespace runs collapsed,
+   * cut to 200 characters ending with "…" when cut). No model is ever called for it.
+   */
+  'description'?: (string);
+  /**
+   * At most 32 tags, each 1..64 characters, one line; stored NFC-normalized, sorted, distinct.
+   * A revision replaces the tags with these.
+   */
+  'tags': (string)[];
   '_reason'?: "reason";
+  '_description'?: "description";
 }

@@ -25,6 +25,15 @@ export interface EntryVersion {
   'artifactRefs'?: (_powercontext_memory_v1_ArtifactRef)[];
   'entryContentHash'?: (string);
   'createdInRevision'?: (number | string | Long);
+  /**
+   * One line of 1..200 characters, in the text's language. Empty only on versions written
+   * before descriptions existed (those hash as before, see the README).
+   */
+  'description'?: (string);
+  /**
+   * Sorted, distinct; part of the hashed content (changing them is a new version).
+   */
+  'tags'?: (string)[];
   '_previousVersionId'?: "previousVersionId";
 }
 
@@ -49,5 +58,14 @@ export interface EntryVersion__Output {
   'artifactRefs': (_powercontext_memory_v1_ArtifactRef__Output)[];
   'entryContentHash': (string);
   'createdInRevision': (number);
+  /**
+   * One line of 1..200 characters, in the text's language. Empty only on versions written
+   * before descriptions existed (those hash as before, see the README).
+   */
+  'description': (string);
+  /**
+   * Sorted, distinct; part of the hashed content (changing them is a new version).
+   */
+  'tags': (string)[];
   '_previousVersionId'?: "previousVersionId";
 }

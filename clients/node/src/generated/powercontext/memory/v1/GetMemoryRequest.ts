@@ -7,6 +7,10 @@ export interface GetMemoryRequest {
    * revision 0 reads the current head.
    */
   'memory'?: (_powercontext_memory_v1_ArtifactRef | null);
+  /**
+   * Leave content's manifest and changes out (content_omitted is then true).
+   */
+  'metadataOnly'?: (boolean);
 }
 
 export interface GetMemoryRequest__Output {
@@ -14,4 +18,8 @@ export interface GetMemoryRequest__Output {
    * revision 0 reads the current head.
    */
   'memory': (_powercontext_memory_v1_ArtifactRef__Output | null);
+  /**
+   * Leave content's manifest and changes out (content_omitted is then true).
+   */
+  'metadataOnly': (boolean);
 }

@@ -24,6 +24,12 @@ export interface GetMemoryResponse {
   'headRevision'?: (number | string | Long);
   'activeEntries'?: (number | string | Long);
   'inactiveEntries'?: (number | string | Long);
+  /**
+   * True when content's manifest and changes were left out: asked for (metadata_only), or the
+   * response would pass 3 MiB (a default client receives at most 4 MiB). content_hash still
+   * names the full content; page it with ListEntries and read changes with Changes.
+   */
+  'contentOmitted'?: (boolean);
 }
 
 export interface GetMemoryResponse__Output {
@@ -44,4 +50,10 @@ export interface GetMemoryResponse__Output {
   'headRevision': (number);
   'activeEntries': (number);
   'inactiveEntries': (number);
+  /**
+   * True when content's manifest and changes were left out: asked for (metadata_only), or the
+   * response would pass 3 MiB (a default client receives at most 4 MiB). content_hash still
+   * names the full content; page it with ListEntries and read changes with Changes.
+   */
+  'contentOmitted': (boolean);
 }

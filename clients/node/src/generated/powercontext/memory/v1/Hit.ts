@@ -18,6 +18,8 @@ export interface Hit {
    */
   'score'?: (number | string);
   'matchedBy'?: (_powercontext_memory_v1_SearchChannel)[];
+  'description'?: (string);
+  'tags'?: (string)[];
 }
 
 /**
@@ -35,4 +37,6 @@ export interface Hit__Output {
    */
   'score': (number);
   'matchedBy': (_powercontext_memory_v1_SearchChannel__Output)[];
+  'description': (string);
+  'tags': (string)[];
 }

@@ -10,6 +10,11 @@ export interface MemoryManifestEntry {
   'entryVersionId'?: (string);
   'entryContentHash'?: (string);
   'state'?: (_powercontext_memory_v1_EntryState);
+  /**
+   * Set on an inactive entry that a Merge folded into another entry: that entry's id. Absent
+   * from the canonical bytes when empty, so every earlier manifest hashes as before.
+   */
+  'mergedIntoEntryId'?: (string);
 }
 
 /**
@@ -20,4 +25,9 @@ export interface MemoryManifestEntry__Output {
   'entryVersionId': (string);
   'entryContentHash': (string);
   'state': (_powercontext_memory_v1_EntryState__Output);
+  /**
+   * Set on an inactive entry that a Merge folded into another entry: that entry's id. Absent
+   * from the canonical bytes when empty, so every earlier manifest hashes as before.
+   */
+  'mergedIntoEntryId': (string);
 }

@@ -12,20 +12,32 @@ import type { GetCapabilitiesRequest as _powercontext_memory_v1_GetCapabilitiesR
 import type { GetCapabilitiesResponse as _powercontext_memory_v1_GetCapabilitiesResponse, GetCapabilitiesResponse__Output as _powercontext_memory_v1_GetCapabilitiesResponse__Output } from '../../../powercontext/memory/v1/GetCapabilitiesResponse';
 import type { GetMemoryRequest as _powercontext_memory_v1_GetMemoryRequest, GetMemoryRequest__Output as _powercontext_memory_v1_GetMemoryRequest__Output } from '../../../powercontext/memory/v1/GetMemoryRequest';
 import type { GetMemoryResponse as _powercontext_memory_v1_GetMemoryResponse, GetMemoryResponse__Output as _powercontext_memory_v1_GetMemoryResponse__Output } from '../../../powercontext/memory/v1/GetMemoryResponse';
+import type { GetRecallManifestRequest as _powercontext_memory_v1_GetRecallManifestRequest, GetRecallManifestRequest__Output as _powercontext_memory_v1_GetRecallManifestRequest__Output } from '../../../powercontext/memory/v1/GetRecallManifestRequest';
+import type { GetRecallManifestResponse as _powercontext_memory_v1_GetRecallManifestResponse, GetRecallManifestResponse__Output as _powercontext_memory_v1_GetRecallManifestResponse__Output } from '../../../powercontext/memory/v1/GetRecallManifestResponse';
 import type { GetSourceRequest as _powercontext_memory_v1_GetSourceRequest, GetSourceRequest__Output as _powercontext_memory_v1_GetSourceRequest__Output } from '../../../powercontext/memory/v1/GetSourceRequest';
 import type { GetSourceResponse as _powercontext_memory_v1_GetSourceResponse, GetSourceResponse__Output as _powercontext_memory_v1_GetSourceResponse__Output } from '../../../powercontext/memory/v1/GetSourceResponse';
+import type { ListEntriesRequest as _powercontext_memory_v1_ListEntriesRequest, ListEntriesRequest__Output as _powercontext_memory_v1_ListEntriesRequest__Output } from '../../../powercontext/memory/v1/ListEntriesRequest';
+import type { ListEntriesResponse as _powercontext_memory_v1_ListEntriesResponse, ListEntriesResponse__Output as _powercontext_memory_v1_ListEntriesResponse__Output } from '../../../powercontext/memory/v1/ListEntriesResponse';
+import type { MergeRequest as _powercontext_memory_v1_MergeRequest, MergeRequest__Output as _powercontext_memory_v1_MergeRequest__Output } from '../../../powercontext/memory/v1/MergeRequest';
+import type { MergeResponse as _powercontext_memory_v1_MergeResponse, MergeResponse__Output as _powercontext_memory_v1_MergeResponse__Output } from '../../../powercontext/memory/v1/MergeResponse';
 import type { OrganizeRequest as _powercontext_memory_v1_OrganizeRequest, OrganizeRequest__Output as _powercontext_memory_v1_OrganizeRequest__Output } from '../../../powercontext/memory/v1/OrganizeRequest';
 import type { OrganizeResponse as _powercontext_memory_v1_OrganizeResponse, OrganizeResponse__Output as _powercontext_memory_v1_OrganizeResponse__Output } from '../../../powercontext/memory/v1/OrganizeResponse';
 import type { PrepareContextRequest as _powercontext_memory_v1_PrepareContextRequest, PrepareContextRequest__Output as _powercontext_memory_v1_PrepareContextRequest__Output } from '../../../powercontext/memory/v1/PrepareContextRequest';
 import type { PrepareContextResponse as _powercontext_memory_v1_PrepareContextResponse, PrepareContextResponse__Output as _powercontext_memory_v1_PrepareContextResponse__Output } from '../../../powercontext/memory/v1/PrepareContextResponse';
+import type { PreviewRestoreRequest as _powercontext_memory_v1_PreviewRestoreRequest, PreviewRestoreRequest__Output as _powercontext_memory_v1_PreviewRestoreRequest__Output } from '../../../powercontext/memory/v1/PreviewRestoreRequest';
+import type { PreviewRestoreResponse as _powercontext_memory_v1_PreviewRestoreResponse, PreviewRestoreResponse__Output as _powercontext_memory_v1_PreviewRestoreResponse__Output } from '../../../powercontext/memory/v1/PreviewRestoreResponse';
 import type { PutSourceRequest as _powercontext_memory_v1_PutSourceRequest, PutSourceRequest__Output as _powercontext_memory_v1_PutSourceRequest__Output } from '../../../powercontext/memory/v1/PutSourceRequest';
 import type { PutSourceResponse as _powercontext_memory_v1_PutSourceResponse, PutSourceResponse__Output as _powercontext_memory_v1_PutSourceResponse__Output } from '../../../powercontext/memory/v1/PutSourceResponse';
 import type { ReactivateRequest as _powercontext_memory_v1_ReactivateRequest, ReactivateRequest__Output as _powercontext_memory_v1_ReactivateRequest__Output } from '../../../powercontext/memory/v1/ReactivateRequest';
 import type { ReactivateResponse as _powercontext_memory_v1_ReactivateResponse, ReactivateResponse__Output as _powercontext_memory_v1_ReactivateResponse__Output } from '../../../powercontext/memory/v1/ReactivateResponse';
 import type { RememberRequest as _powercontext_memory_v1_RememberRequest, RememberRequest__Output as _powercontext_memory_v1_RememberRequest__Output } from '../../../powercontext/memory/v1/RememberRequest';
 import type { RememberResponse as _powercontext_memory_v1_RememberResponse, RememberResponse__Output as _powercontext_memory_v1_RememberResponse__Output } from '../../../powercontext/memory/v1/RememberResponse';
+import type { RestoreRequest as _powercontext_memory_v1_RestoreRequest, RestoreRequest__Output as _powercontext_memory_v1_RestoreRequest__Output } from '../../../powercontext/memory/v1/RestoreRequest';
+import type { RestoreResponse as _powercontext_memory_v1_RestoreResponse, RestoreResponse__Output as _powercontext_memory_v1_RestoreResponse__Output } from '../../../powercontext/memory/v1/RestoreResponse';
 import type { SearchRequest as _powercontext_memory_v1_SearchRequest, SearchRequest__Output as _powercontext_memory_v1_SearchRequest__Output } from '../../../powercontext/memory/v1/SearchRequest';
 import type { SearchResponse as _powercontext_memory_v1_SearchResponse, SearchResponse__Output as _powercontext_memory_v1_SearchResponse__Output } from '../../../powercontext/memory/v1/SearchResponse';
+import type { UndoMergeRequest as _powercontext_memory_v1_UndoMergeRequest, UndoMergeRequest__Output as _powercontext_memory_v1_UndoMergeRequest__Output } from '../../../powercontext/memory/v1/UndoMergeRequest';
+import type { UndoMergeResponse as _powercontext_memory_v1_UndoMergeResponse, UndoMergeResponse__Output as _powercontext_memory_v1_UndoMergeResponse__Output } from '../../../powercontext/memory/v1/UndoMergeResponse';
 
 /**
  * Versioned, auditable memory for coding agents.
@@ -108,6 +120,23 @@ export interface MemoryServiceClient extends grpc.Client {
   getMemory(argument: _powercontext_memory_v1_GetMemoryRequest, callback: grpc.requestCallback<_powercontext_memory_v1_GetMemoryResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Metadata of the active entries (citation, kind, description, tags), never their text,
+   * a page at a time by entry id. Choose what to read, then Expand the citations.
+   */
+  GetRecallManifest(argument: _powercontext_memory_v1_GetRecallManifestRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_GetRecallManifestResponse__Output>): grpc.ClientUnaryCall;
+  GetRecallManifest(argument: _powercontext_memory_v1_GetRecallManifestRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_GetRecallManifestResponse__Output>): grpc.ClientUnaryCall;
+  GetRecallManifest(argument: _powercontext_memory_v1_GetRecallManifestRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_GetRecallManifestResponse__Output>): grpc.ClientUnaryCall;
+  GetRecallManifest(argument: _powercontext_memory_v1_GetRecallManifestRequest, callback: grpc.requestCallback<_powercontext_memory_v1_GetRecallManifestResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Metadata of the active entries (citation, kind, description, tags), never their text,
+   * a page at a time by entry id. Choose what to read, then Expand the citations.
+   */
+  getRecallManifest(argument: _powercontext_memory_v1_GetRecallManifestRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_GetRecallManifestResponse__Output>): grpc.ClientUnaryCall;
+  getRecallManifest(argument: _powercontext_memory_v1_GetRecallManifestRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_GetRecallManifestResponse__Output>): grpc.ClientUnaryCall;
+  getRecallManifest(argument: _powercontext_memory_v1_GetRecallManifestRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_GetRecallManifestResponse__Output>): grpc.ClientUnaryCall;
+  getRecallManifest(argument: _powercontext_memory_v1_GetRecallManifestRequest, callback: grpc.requestCallback<_powercontext_memory_v1_GetRecallManifestResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match).
    */
   GetSource(argument: _powercontext_memory_v1_GetSourceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
@@ -121,6 +150,38 @@ export interface MemoryServiceClient extends grpc.Client {
   getSource(argument: _powercontext_memory_v1_GetSourceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
   getSource(argument: _powercontext_memory_v1_GetSourceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
   getSource(argument: _powercontext_memory_v1_GetSourceRequest, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Entries filtered by status, kind and tags, a page at a time by entry id; text on request.
+   */
+  ListEntries(argument: _powercontext_memory_v1_ListEntriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
+  ListEntries(argument: _powercontext_memory_v1_ListEntriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
+  ListEntries(argument: _powercontext_memory_v1_ListEntriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
+  ListEntries(argument: _powercontext_memory_v1_ListEntriesRequest, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Entries filtered by status, kind and tags, a page at a time by entry id; text on request.
+   */
+  listEntries(argument: _powercontext_memory_v1_ListEntriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
+  listEntries(argument: _powercontext_memory_v1_ListEntriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
+  listEntries(argument: _powercontext_memory_v1_ListEntriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
+  listEntries(argument: _powercontext_memory_v1_ListEntriesRequest, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Folds two or more active entries into one new entry in one revision; the inputs become
+   * merged (inactive, pointing at the result) and their citations stay resolvable.
+   */
+  Merge(argument: _powercontext_memory_v1_MergeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_MergeResponse__Output>): grpc.ClientUnaryCall;
+  Merge(argument: _powercontext_memory_v1_MergeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_MergeResponse__Output>): grpc.ClientUnaryCall;
+  Merge(argument: _powercontext_memory_v1_MergeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_MergeResponse__Output>): grpc.ClientUnaryCall;
+  Merge(argument: _powercontext_memory_v1_MergeRequest, callback: grpc.requestCallback<_powercontext_memory_v1_MergeResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Folds two or more active entries into one new entry in one revision; the inputs become
+   * merged (inactive, pointing at the result) and their citations stay resolvable.
+   */
+  merge(argument: _powercontext_memory_v1_MergeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_MergeResponse__Output>): grpc.ClientUnaryCall;
+  merge(argument: _powercontext_memory_v1_MergeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_MergeResponse__Output>): grpc.ClientUnaryCall;
+  merge(argument: _powercontext_memory_v1_MergeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_MergeResponse__Output>): grpc.ClientUnaryCall;
+  merge(argument: _powercontext_memory_v1_MergeRequest, callback: grpc.requestCallback<_powercontext_memory_v1_MergeResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Exact dedupe (keep the smallest entry_id) then evidence normalization.
@@ -153,6 +214,23 @@ export interface MemoryServiceClient extends grpc.Client {
   prepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
   prepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
   prepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * What a Restore or UndoMerge would do, with a signed token that applies exactly that while
+   * nothing relevant has changed. Writes nothing and holds no lock.
+   */
+  PreviewRestore(argument: _powercontext_memory_v1_PreviewRestoreRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PreviewRestoreResponse__Output>): grpc.ClientUnaryCall;
+  PreviewRestore(argument: _powercontext_memory_v1_PreviewRestoreRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_PreviewRestoreResponse__Output>): grpc.ClientUnaryCall;
+  PreviewRestore(argument: _powercontext_memory_v1_PreviewRestoreRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PreviewRestoreResponse__Output>): grpc.ClientUnaryCall;
+  PreviewRestore(argument: _powercontext_memory_v1_PreviewRestoreRequest, callback: grpc.requestCallback<_powercontext_memory_v1_PreviewRestoreResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * What a Restore or UndoMerge would do, with a signed token that applies exactly that while
+   * nothing relevant has changed. Writes nothing and holds no lock.
+   */
+  previewRestore(argument: _powercontext_memory_v1_PreviewRestoreRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PreviewRestoreResponse__Output>): grpc.ClientUnaryCall;
+  previewRestore(argument: _powercontext_memory_v1_PreviewRestoreRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_PreviewRestoreResponse__Output>): grpc.ClientUnaryCall;
+  previewRestore(argument: _powercontext_memory_v1_PreviewRestoreRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PreviewRestoreResponse__Output>): grpc.ClientUnaryCall;
+  previewRestore(argument: _powercontext_memory_v1_PreviewRestoreRequest, callback: grpc.requestCallback<_powercontext_memory_v1_PreviewRestoreResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Persists an immutable Source; the same record always returns the same source_id.
@@ -200,6 +278,23 @@ export interface MemoryServiceClient extends grpc.Client {
   remember(argument: _powercontext_memory_v1_RememberRequest, callback: grpc.requestCallback<_powercontext_memory_v1_RememberResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Brings an entry back: a forgotten entry is reactivated, a merged one by undoing the merges
+   * that froze it; optionally as a chosen historical version.
+   */
+  Restore(argument: _powercontext_memory_v1_RestoreRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_RestoreResponse__Output>): grpc.ClientUnaryCall;
+  Restore(argument: _powercontext_memory_v1_RestoreRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_RestoreResponse__Output>): grpc.ClientUnaryCall;
+  Restore(argument: _powercontext_memory_v1_RestoreRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_RestoreResponse__Output>): grpc.ClientUnaryCall;
+  Restore(argument: _powercontext_memory_v1_RestoreRequest, callback: grpc.requestCallback<_powercontext_memory_v1_RestoreResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Brings an entry back: a forgotten entry is reactivated, a merged one by undoing the merges
+   * that froze it; optionally as a chosen historical version.
+   */
+  restore(argument: _powercontext_memory_v1_RestoreRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_RestoreResponse__Output>): grpc.ClientUnaryCall;
+  restore(argument: _powercontext_memory_v1_RestoreRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_RestoreResponse__Output>): grpc.ClientUnaryCall;
+  restore(argument: _powercontext_memory_v1_RestoreRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_RestoreResponse__Output>): grpc.ClientUnaryCall;
+  restore(argument: _powercontext_memory_v1_RestoreRequest, callback: grpc.requestCallback<_powercontext_memory_v1_RestoreResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Searches the active entries of the given head revisions.
    */
   Search(argument: _powercontext_memory_v1_SearchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
@@ -213,6 +308,21 @@ export interface MemoryServiceClient extends grpc.Client {
   search(argument: _powercontext_memory_v1_SearchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
   search(argument: _powercontext_memory_v1_SearchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
   search(argument: _powercontext_memory_v1_SearchRequest, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Undoes the merge that produced an entry (and the later merges that froze that entry).
+   */
+  UndoMerge(argument: _powercontext_memory_v1_UndoMergeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_UndoMergeResponse__Output>): grpc.ClientUnaryCall;
+  UndoMerge(argument: _powercontext_memory_v1_UndoMergeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_UndoMergeResponse__Output>): grpc.ClientUnaryCall;
+  UndoMerge(argument: _powercontext_memory_v1_UndoMergeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_UndoMergeResponse__Output>): grpc.ClientUnaryCall;
+  UndoMerge(argument: _powercontext_memory_v1_UndoMergeRequest, callback: grpc.requestCallback<_powercontext_memory_v1_UndoMergeResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Undoes the merge that produced an entry (and the later merges that froze that entry).
+   */
+  undoMerge(argument: _powercontext_memory_v1_UndoMergeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_UndoMergeResponse__Output>): grpc.ClientUnaryCall;
+  undoMerge(argument: _powercontext_memory_v1_UndoMergeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_UndoMergeResponse__Output>): grpc.ClientUnaryCall;
+  undoMerge(argument: _powercontext_memory_v1_UndoMergeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_UndoMergeResponse__Output>): grpc.ClientUnaryCall;
+  undoMerge(argument: _powercontext_memory_v1_UndoMergeRequest, callback: grpc.requestCallback<_powercontext_memory_v1_UndoMergeResponse__Output>): grpc.ClientUnaryCall;
   
 }
 
@@ -251,9 +361,26 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
   GetMemory: grpc.handleUnaryCall<_powercontext_memory_v1_GetMemoryRequest__Output, _powercontext_memory_v1_GetMemoryResponse>;
   
   /**
+   * Metadata of the active entries (citation, kind, description, tags), never their text,
+   * a page at a time by entry id. Choose what to read, then Expand the citations.
+   */
+  GetRecallManifest: grpc.handleUnaryCall<_powercontext_memory_v1_GetRecallManifestRequest__Output, _powercontext_memory_v1_GetRecallManifestResponse>;
+  
+  /**
    * Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match).
    */
   GetSource: grpc.handleUnaryCall<_powercontext_memory_v1_GetSourceRequest__Output, _powercontext_memory_v1_GetSourceResponse>;
+  
+  /**
+   * Entries filtered by status, kind and tags, a page at a time by entry id; text on request.
+   */
+  ListEntries: grpc.handleUnaryCall<_powercontext_memory_v1_ListEntriesRequest__Output, _powercontext_memory_v1_ListEntriesResponse>;
+  
+  /**
+   * Folds two or more active entries into one new entry in one revision; the inputs become
+   * merged (inactive, pointing at the result) and their citations stay resolvable.
+   */
+  Merge: grpc.handleUnaryCall<_powercontext_memory_v1_MergeRequest__Output, _powercontext_memory_v1_MergeResponse>;
   
   /**
    * Exact dedupe (keep the smallest entry_id) then evidence normalization.
@@ -265,6 +392,12 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
    * preferences, then entries relevant to the query, then recent working notes, each cited.
    */
   PrepareContext: grpc.handleUnaryCall<_powercontext_memory_v1_PrepareContextRequest__Output, _powercontext_memory_v1_PrepareContextResponse>;
+  
+  /**
+   * What a Restore or UndoMerge would do, with a signed token that applies exactly that while
+   * nothing relevant has changed. Writes nothing and holds no lock.
+   */
+  PreviewRestore: grpc.handleUnaryCall<_powercontext_memory_v1_PreviewRestoreRequest__Output, _powercontext_memory_v1_PreviewRestoreResponse>;
   
   /**
    * Persists an immutable Source; the same record always returns the same source_id.
@@ -282,9 +415,20 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
   Remember: grpc.handleUnaryCall<_powercontext_memory_v1_RememberRequest__Output, _powercontext_memory_v1_RememberResponse>;
   
   /**
+   * Brings an entry back: a forgotten entry is reactivated, a merged one by undoing the merges
+   * that froze it; optionally as a chosen historical version.
+   */
+  Restore: grpc.handleUnaryCall<_powercontext_memory_v1_RestoreRequest__Output, _powercontext_memory_v1_RestoreResponse>;
+  
+  /**
    * Searches the active entries of the given head revisions.
    */
   Search: grpc.handleUnaryCall<_powercontext_memory_v1_SearchRequest__Output, _powercontext_memory_v1_SearchResponse>;
+  
+  /**
+   * Undoes the merge that produced an entry (and the later merges that froze that entry).
+   */
+  UndoMerge: grpc.handleUnaryCall<_powercontext_memory_v1_UndoMergeRequest__Output, _powercontext_memory_v1_UndoMergeResponse>;
   
 }
 
@@ -294,11 +438,17 @@ export interface MemoryServiceDefinition extends grpc.ServiceDefinition {
   Forget: MethodDefinition<_powercontext_memory_v1_ForgetRequest, _powercontext_memory_v1_ForgetResponse, _powercontext_memory_v1_ForgetRequest__Output, _powercontext_memory_v1_ForgetResponse__Output>
   GetCapabilities: MethodDefinition<_powercontext_memory_v1_GetCapabilitiesRequest, _powercontext_memory_v1_GetCapabilitiesResponse, _powercontext_memory_v1_GetCapabilitiesRequest__Output, _powercontext_memory_v1_GetCapabilitiesResponse__Output>
   GetMemory: MethodDefinition<_powercontext_memory_v1_GetMemoryRequest, _powercontext_memory_v1_GetMemoryResponse, _powercontext_memory_v1_GetMemoryRequest__Output, _powercontext_memory_v1_GetMemoryResponse__Output>
+  GetRecallManifest: MethodDefinition<_powercontext_memory_v1_GetRecallManifestRequest, _powercontext_memory_v1_GetRecallManifestResponse, _powercontext_memory_v1_GetRecallManifestRequest__Output, _powercontext_memory_v1_GetRecallManifestResponse__Output>
   GetSource: MethodDefinition<_powercontext_memory_v1_GetSourceRequest, _powercontext_memory_v1_GetSourceResponse, _powercontext_memory_v1_GetSourceRequest__Output, _powercontext_memory_v1_GetSourceResponse__Output>
+  ListEntries: MethodDefinition<_powercontext_memory_v1_ListEntriesRequest, _powercontext_memory_v1_ListEntriesResponse, _powercontext_memory_v1_ListEntriesRequest__Output, _powercontext_memory_v1_ListEntriesResponse__Output>
+  Merge: MethodDefinition<_powercontext_memory_v1_MergeRequest, _powercontext_memory_v1_MergeResponse, _powercontext_memory_v1_MergeRequest__Output, _powercontext_memory_v1_MergeResponse__Output>
   Organize: MethodDefinition<_powercontext_memory_v1_OrganizeRequest, _powercontext_memory_v1_OrganizeResponse, _powercontext_memory_v1_OrganizeRequest__Output, _powercontext_memory_v1_OrganizeResponse__Output>
   PrepareContext: MethodDefinition<_powercontext_memory_v1_PrepareContextRequest, _powercontext_memory_v1_PrepareContextResponse, _powercontext_memory_v1_PrepareContextRequest__Output, _powercontext_memory_v1_PrepareContextResponse__Output>
+  PreviewRestore: MethodDefinition<_powercontext_memory_v1_PreviewRestoreRequest, _powercontext_memory_v1_PreviewRestoreResponse, _powercontext_memory_v1_PreviewRestoreRequest__Output, _powercontext_memory_v1_PreviewRestoreResponse__Output>
   PutSource: MethodDefinition<_powercontext_memory_v1_PutSourceRequest, _powercontext_memory_v1_PutSourceResponse, _powercontext_memory_v1_PutSourceRequest__Output, _powercontext_memory_v1_PutSourceResponse__Output>
   Reactivate: MethodDefinition<_powercontext_memory_v1_ReactivateRequest, _powercontext_memory_v1_ReactivateResponse, _powercontext_memory_v1_ReactivateRequest__Output, _powercontext_memory_v1_ReactivateResponse__Output>
   Remember: MethodDefinition<_powercontext_memory_v1_RememberRequest, _powercontext_memory_v1_RememberResponse, _powercontext_memory_v1_RememberRequest__Output, _powercontext_memory_v1_RememberResponse__Output>
+  Restore: MethodDefinition<_powercontext_memory_v1_RestoreRequest, _powercontext_memory_v1_RestoreResponse, _powercontext_memory_v1_RestoreRequest__Output, _powercontext_memory_v1_RestoreResponse__Output>
   Search: MethodDefinition<_powercontext_memory_v1_SearchRequest, _powercontext_memory_v1_SearchResponse, _powercontext_memory_v1_SearchRequest__Output, _powercontext_memory_v1_SearchResponse__Output>
+  UndoMerge: MethodDefinition<_powercontext_memory_v1_UndoMergeRequest, _powercontext_memory_v1_UndoMergeResponse, _powercontext_memory_v1_UndoMergeRequest__Output, _powercontext_memory_v1_UndoMergeResponse__Output>
 }
