@@ -240,6 +240,7 @@ async def test_restore_forgotten_active_and_historical(service: MemoryService) -
     assert (change.op, change.reason) == (ChangeOp.REACTIVATE, "restore")
     noop = await service.restore(back.memory, other.entry_id, None, "", None)
     assert not noop.changed and noop.memory == back.memory and noop.changes == ()
+    assert noop.outcome.restored == (other,) and noop.outcome.retired == ()  # as it stands
     # A historical version becomes a new version linked to the current one.
     r4 = await service.remember(back.memory, [], [], [revise(kept, "kept note, second take")])
     current = entry_ref(r4, 0)

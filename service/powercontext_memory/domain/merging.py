@@ -17,13 +17,14 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import AbortedError, DataLossError, FailedPreconditionError, InvalidArgumentError
+from .errors import DataLossError, FailedPreconditionError, InvalidArgumentError
 from .lifecycle import (
     ENTRY_ID_PREFIX,
     VERSION_ID_PREFIX,
     CommitPlan,
     EntryRef,
     IdFactory,
+    _current_entry,
     _Draft,
     _projection_row,
     random_id,
@@ -86,25 +87,7 @@ def merge_input_rows(base: Revision, inputs: Sequence[EntryRef]) -> list[Manifes
     rows = []
     for i, ref in enumerate(inputs):
         field_name = f"inputs[{i}]"
-        row = base.content.entry(ref.entry_id)
-        if row is None:
-            raise FailedPreconditionError(
-                f"{field_name}: entry {ref.entry_id} is not in memory {base.ref}",
-                reason="ENTRY_NOT_IN_MEMORY",
-                subject=field_name,
-                metadata={"field": field_name, "entryId": ref.entry_id},
-            )
-        if row.entry_version_id != ref.entry_version_id:
-            raise AbortedError(
-                f"{field_name}: {ref.entry_version_id} is not the current version of "
-                f"{ref.entry_id} in {base.ref} (current: {row.entry_version_id}); re-read it",
-                reason="ENTRY_VERSION_STALE",
-                metadata={
-                    "field": field_name,
-                    "entryId": ref.entry_id,
-                    "currentVersionId": row.entry_version_id,
-                },
-            )
+        row = _current_entry(base, field_name, ref, stale_aborts=True)
         if row.state is not EntryState.ACTIVE:
             merged = f" (merged into {row.merged_into})" if row.merged_into else ""
             raise FailedPreconditionError(
@@ -329,12 +312,16 @@ def plan_restore(
         ref = _restore_version(draft, target, versions, restore_version, reason, new_id)
         if ref is not None:
             restored[ref.entry_id] = ref
+    commit = draft.plan()
+    if commit is None and not undo_merge and target.state is EntryState.ACTIVE:
+        # A no-op Restore names the target as it stands: the ref a caller goes on citing.
+        restored[target.entry_id] = EntryRef(target.entry_id, target.entry_version_id)
     effect = RestoreEffect(
         tuple(restored[k] for k in sorted(restored)),
         tuple(sorted(retired, key=lambda r: r.entry_id)),
         tuple(r.entry_id for r in reversed(scope.undo)),
     )
-    return RestorePlan(effect, draft.plan())
+    return RestorePlan(effect, commit)
 
 
 def _reactivate(

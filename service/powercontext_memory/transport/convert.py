@@ -364,6 +364,8 @@ def memory_change_pb(change: MemoryChange) -> types.MemoryChange:
         msg.to_entry_version_id = change.to_entry_version_id
     if change.reason is not None:
         msg.reason = change.reason
+    if change.merged_into is not None:
+        msg.merged_into_entry_id = change.merged_into
     return msg
 
 

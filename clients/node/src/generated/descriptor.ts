@@ -1173,6 +1173,11 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                       "oneof": [
                         "reason"
                       ]
+                    },
+                    "_mergedIntoEntryId": {
+                      "oneof": [
+                        "mergedIntoEntryId"
+                      ]
                     }
                   },
                   "fields": {
@@ -1201,6 +1206,13 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "reason": {
                       "type": "string",
                       "id": 5,
+                      "options": {
+                        "proto3_optional": true
+                      }
+                    },
+                    "mergedIntoEntryId": {
+                      "type": "string",
+                      "id": 6,
                       "options": {
                         "proto3_optional": true
                       }

@@ -169,18 +169,20 @@ class MemoryManifest(_message.Message):
     def __init__(self, format: _Optional[str] = ..., entries: _Optional[_Iterable[_Union[MemoryManifestEntry, _Mapping]]] = ...) -> None: ...
 
 class MemoryChange(_message.Message):
-    __slots__ = ("op", "entry_id", "from_entry_version_id", "to_entry_version_id", "reason")
+    __slots__ = ("op", "entry_id", "from_entry_version_id", "to_entry_version_id", "reason", "merged_into_entry_id")
     OP_FIELD_NUMBER: _ClassVar[int]
     ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
     FROM_ENTRY_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
     TO_ENTRY_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    MERGED_INTO_ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
     op: ChangeOp
     entry_id: str
     from_entry_version_id: str
     to_entry_version_id: str
     reason: str
-    def __init__(self, op: _Optional[_Union[ChangeOp, str]] = ..., entry_id: _Optional[str] = ..., from_entry_version_id: _Optional[str] = ..., to_entry_version_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+    merged_into_entry_id: str
+    def __init__(self, op: _Optional[_Union[ChangeOp, str]] = ..., entry_id: _Optional[str] = ..., from_entry_version_id: _Optional[str] = ..., to_entry_version_id: _Optional[str] = ..., reason: _Optional[str] = ..., merged_into_entry_id: _Optional[str] = ...) -> None: ...
 
 class MemoryContent(_message.Message):
     __slots__ = ("schema", "manifest", "changes")

@@ -5,8 +5,8 @@ import type { TagMatch as _powercontext_memory_v1_TagMatch, TagMatch__Output as 
 
 export interface GetRecallManifestRequest {
   /**
-   * revision 0: the current head (each page reads the head of its own time: pages are a live
-   * keyset walk by entry id, not a snapshot).
+   * revision 0: the current head. Later pages read the revision the first page read (its
+   * token carries it), so one walk by entry id is one consistent revision; 0 or that revision.
    */
   'memory'?: (_powercontext_memory_v1_ArtifactRef | null);
   /**
@@ -24,8 +24,8 @@ export interface GetRecallManifestRequest {
 
 export interface GetRecallManifestRequest__Output {
   /**
-   * revision 0: the current head (each page reads the head of its own time: pages are a live
-   * keyset walk by entry id, not a snapshot).
+   * revision 0: the current head. Later pages read the revision the first page read (its
+   * token carries it), so one walk by entry id is one consistent revision; 0 or that revision.
    */
   'memory': (_powercontext_memory_v1_ArtifactRef__Output | null);
   /**

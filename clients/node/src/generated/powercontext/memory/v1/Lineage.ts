@@ -8,7 +8,7 @@ import type { ArtifactRef as _powercontext_memory_v1_ArtifactRef, ArtifactRef__O
  */
 export interface Lineage {
   /**
-   * "remember", "forget", "reactivate" or "organize".
+   * "remember", "forget", "reactivate", "organize", "merge", "restore" or "undo_merge".
    */
   'operation'?: (string);
   'sources'?: (_powercontext_memory_v1_SourceRef)[];
@@ -20,7 +20,7 @@ export interface Lineage {
  */
 export interface Lineage__Output {
   /**
-   * "remember", "forget", "reactivate" or "organize".
+   * "remember", "forget", "reactivate", "organize", "merge", "restore" or "undo_merge".
    */
   'operation': (string);
   'sources': (_powercontext_memory_v1_SourceRef__Output)[];

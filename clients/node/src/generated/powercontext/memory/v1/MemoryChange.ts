@@ -14,9 +14,15 @@ export interface MemoryChange {
    * At most 512 code points after NFC and trimming; "dedupe" and "normalize" come from Organize.
    */
   'reason'?: (string);
+  /**
+   * A DEACTIVATE by a Merge: the entry the input was folded into (part of the hashed change;
+   * absent from every other change).
+   */
+  'mergedIntoEntryId'?: (string);
   '_fromEntryVersionId'?: "fromEntryVersionId";
   '_toEntryVersionId'?: "toEntryVersionId";
   '_reason'?: "reason";
+  '_mergedIntoEntryId'?: "mergedIntoEntryId";
 }
 
 /**
@@ -31,7 +37,13 @@ export interface MemoryChange__Output {
    * At most 512 code points after NFC and trimming; "dedupe" and "normalize" come from Organize.
    */
   'reason'?: (string);
+  /**
+   * A DEACTIVATE by a Merge: the entry the input was folded into (part of the hashed change;
+   * absent from every other change).
+   */
+  'mergedIntoEntryId'?: (string);
   '_fromEntryVersionId'?: "fromEntryVersionId";
   '_toEntryVersionId'?: "toEntryVersionId";
   '_reason'?: "reason";
+  '_mergedIntoEntryId'?: "mergedIntoEntryId";
 }

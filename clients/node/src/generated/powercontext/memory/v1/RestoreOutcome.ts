@@ -8,7 +8,8 @@ import type { EntryRef as _powercontext_memory_v1_EntryRef, EntryRef__Output as 
 export interface RestoreOutcome {
   /**
    * Entries that are (would be) active again. After the write: their exact versions at the new
-   * head (a restored historical version is a new version).
+   * head (a restored historical version is a new version). A Restore that changes nothing
+   * (the entry is already active) names the entry at its current version.
    */
   'restored'?: (_powercontext_memory_v1_EntryRef)[];
   /**
@@ -27,7 +28,8 @@ export interface RestoreOutcome {
 export interface RestoreOutcome__Output {
   /**
    * Entries that are (would be) active again. After the write: their exact versions at the new
-   * head (a restored historical version is a new version).
+   * head (a restored historical version is a new version). A Restore that changes nothing
+   * (the entry is already active) names the entry at its current version.
    */
   'restored': (_powercontext_memory_v1_EntryRef__Output)[];
   /**
