@@ -112,7 +112,8 @@ async def test_a_refused_secret_leaves_no_trace(
 
     tamper = tamper_for(*database)
     vectors, fulltext = tamper.vector_rows(), tamper.fulltext_rows()
-    body, password = _random(36), _random(20)
+    # No x in the password: "xxx" reads as a template placeholder (u:xxx@h), which passes.
+    body, password = _random(36), _random(20).replace("x", "k").replace("X", "K")
     token = "gh" + "p_" + body
     attempts: dict[str, tuple[str, Callable[[], Awaitable[object]]]] = {
         "entries[1].text": (

@@ -159,8 +159,12 @@ def test_check_embedding_rejects_bad_dimension_argument() -> None:
         check_embedding(np.array([], dtype=np.float32), 0)
 
 
-def test_hit_key_sort_key_is_utf8() -> None:
-    assert _key("m", "é", "v").sort_key() == (b"m", "é".encode(), b"v")
+def test_hit_key_sort_key_orders_as_utf8_bytes() -> None:
+    # Code points either side of the UTF-8 length boundaries, a CJK one and an astral one.
+    ids = ["a", "z", "\x7f", "\x80", "é", "\u07ff", "\u0800", "中", "\uffff", "\U00010000", "😀"]
+    keys = [_key("m", e, "v") for e in ids] + [_key(e, "x", "v") for e in ids]
+    by_bytes = sorted(keys, key=lambda k: tuple(p.encode("utf-8") for p in k.sort_key()))
+    assert sorted(keys, key=lambda k: k.sort_key()) == by_bytes
 
 
 def test_rrf_single_channel() -> None:

@@ -39,6 +39,7 @@ from ..domain.models import (
     Source,
 )
 from ..observer import NO_OBSERVER, ServiceObserver
+from ..search.text_index import TextIndex
 from ..search.vector_index import VectorIndex
 from ..security.tokens import AccessToken
 from . import codec
@@ -57,6 +58,7 @@ from .spi import (
     WriteTransaction,
 )
 from .timeouts import bounded
+from .version_cache import VersionCache
 
 # Test seam: called with a step name inside the commit transaction ("checked", "request" when
 # the write records a request id, "revision", "head", "versions", "projection"); raising there
@@ -109,9 +111,12 @@ class WriteAlreadyRecorded(Exception):
 class ReadSession:
     """Verified reads inside one adapter read transaction."""
 
-    def __init__(self, tx: ReadTransaction, cache: RevisionCache) -> None:
+    def __init__(
+        self, tx: ReadTransaction, cache: RevisionCache, versions: VersionCache | None = None
+    ) -> None:
         self.tx = tx
         self._cache = cache
+        self._versions = versions
 
     async def heads(self, artifact_ids: Sequence[str]) -> dict[str, int]:
         return await self.tx.head_revisions(artifact_ids)
@@ -149,11 +154,26 @@ class ReadSession:
             raise RevisionConflictError(ref.artifact_id, ref.revision, head)
         return await self.revision(ref)
 
-    async def versions(self, version_ids: Sequence[str]) -> dict[str, EntryVersion]:
-        """Verified versions by id; a missing one is data loss (manifests only name real rows)."""
+    async def versions(
+        self, version_ids: Sequence[str], *, verified_before: bool = False
+    ) -> dict[str, EntryVersion]:
+        """Verified versions by id; a missing one is data loss (manifests only name real rows).
+
+        With `verified_before` (the search path), versions this process already verified are
+        taken from its cache (backends/version_cache.py) and the others are read and kept."""
         wanted = list(dict.fromkeys(version_ids))
-        rows = await self.tx.entry_version_rows(wanted) if wanted else []
-        found = {row.entry_version_id: codec.version_from_row(row) for row in rows}
+        found: dict[str, EntryVersion] = {}
+        cache = self._versions if verified_before else None
+        if cache is not None:
+            for version_id in wanted:
+                if (version := cache.get(version_id)) is not None:
+                    found[version_id] = version
+        unread = [v for v in wanted if v not in found]
+        rows = await self.tx.entry_version_rows(unread) if unread else []
+        for row in rows:
+            version = found[row.entry_version_id] = codec.version_from_row(row)
+            if cache is not None:
+                cache.put(version)
         missing = [v for v in wanted if v not in found]
         if missing:
             raise DataLossError(
@@ -247,11 +267,14 @@ class DatabaseMemoryBackend:
         self._prune_due_ms = 0  # when a write next deletes expired request records
         self.observer: ServiceObserver = NO_OBSERVER
         self._cache = RevisionCache()
+        self._versions = VersionCache()
         self._write_lock = _WriterLock(adapter)
         self.history_page = HISTORY_PAGE
         # The database's fixed embedding profile (None until one is fixed) and its vectors.
         self.profile: EmbeddingProfile | None = None
         self.vectors: VectorIndex | None = None
+        # The full-text channel's per-process index of searched memories (search/text_index.py).
+        self.texts = TextIndex()
 
     @asynccontextmanager
     async def _reporting(self, transaction: AbstractAsyncContextManager[T]) -> AsyncIterator[T]:
@@ -307,7 +330,7 @@ class DatabaseMemoryBackend:
     @asynccontextmanager
     async def read(self) -> AsyncIterator[ReadSession]:
         async with self._read_tx() as tx:
-            yield ReadSession(tx, self._cache)
+            yield ReadSession(tx, self._cache, self._versions)
 
     def audit_read(self) -> AbstractAsyncContextManager[ReadTransaction]:
         """A snapshot for whole-database reads (verifier, export): the AuditReads as well as
@@ -454,14 +477,15 @@ class DatabaseMemoryBackend:
         row = row_task.result()
         revision = Revision(next_ref, plan.content, plan.lineage, row.committed_at_ms)
         self._cache.put(revision, pieced=True)
-        if self.vectors is not None:
-            self.vectors.apply_commit(
-                plan.artifact_id,
-                plan.base_revision,
-                plan.next_revision,
-                rows,
-                plan.projection_removals,
-            )
+        for index in (self.vectors, self.texts):
+            if index is not None:
+                index.apply_commit(
+                    plan.artifact_id,
+                    plan.base_revision,
+                    plan.next_revision,
+                    rows,
+                    plan.projection_removals,
+                )
         self._step("committed")
         return revision
 
@@ -624,6 +648,7 @@ class DatabaseMemoryBackend:
             await tx.upsert_projection(head, rows)
         if self.vectors is not None:
             self.vectors.forget()
+        self.texts.forget()  # the projection changed without a new head
         return len(rows)
 
 

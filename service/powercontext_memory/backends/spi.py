@@ -293,6 +293,19 @@ class HotReads(Protocol):
         """The database's fixed embedding profile (canonical JSON), if one was fixed."""
         ...
 
+    async def head_text_rows(
+        self,
+        artifact_id: str,
+        entry_ids: Sequence[str] | None,
+        *,
+        after: str | None = None,
+        limit: int | None = None,
+    ) -> list[HeadProjectionRow]:
+        """Head projection rows of one memory with their searchable text, kind and tags (no
+        vectors): those of `entry_ids` (absent ones are simply missing), or with None every
+        row after entry id `after`, in entry id order, at most `limit` (a page)."""
+        ...
+
     async def vector_rows(
         self,
         artifact_id: str,

@@ -42,6 +42,7 @@ ACCESS_TOKEN_INSERT = (
     f"INSERT INTO access_tokens ({ACCESS_TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 WRITE_REQUEST_COLUMNS = columns(WriteRequestRow)
+ID_CHUNK = 500  # ids per IN (...) list of the reads that chunk by hand
 
 
 def condition_sql(condition: HeadCondition | None, alias: str) -> tuple[str, list[str]]:
@@ -177,11 +178,42 @@ class PortableReads:
         return [r[0] for r in rows]
 
     async def head_projection_rows(self, artifact_id: str) -> list[HeadProjectionRow]:
-        rows = await self._all(
+        return await self.head_text_rows(artifact_id, None)
+
+    async def head_text_rows(
+        self,
+        artifact_id: str,
+        entry_ids: Sequence[str] | None,
+        *,
+        after: str | None = None,
+        limit: int | None = None,
+    ) -> list[HeadProjectionRow]:
+        select = (
             f"SELECT {HEAD_COLUMNS}, {HEAD_METADATA_COLUMNS} FROM memory_entry_heads "
-            "WHERE memory_artifact_id = ? ORDER BY entry_id",
-            (artifact_id,),
+            "WHERE memory_artifact_id = ?"
         )
+        rows: list[Any] = []
+        if entry_ids is None:
+            sql = select
+            params: list[Any] = [artifact_id]
+            if after is not None:
+                sql += " AND entry_id > ?"
+                params.append(after)
+            sql += " ORDER BY entry_id"
+            if limit is not None:
+                sql += " LIMIT ?"
+                params.append(limit)
+            rows = await self._all(sql, params)
+        else:
+            ids = list(entry_ids)
+            for start in range(0, len(ids), ID_CHUNK):
+                chunk = ids[start : start + ID_CHUNK]
+                rows.extend(
+                    await self._all(
+                        f"{select} AND entry_id IN ({','.join('?' * len(chunk))})",
+                        (artifact_id, *chunk),
+                    )
+                )
         return [
             HeadProjectionRow(a, e, v, h, t, kind=k, description=d, tags=g)
             for a, e, v, h, t, k, d, g in rows

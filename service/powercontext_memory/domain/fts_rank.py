@@ -6,6 +6,10 @@ Okapi BM25 (k1 = 1.2, b = 0.75) with document frequencies and average length tak
 window, ties broken by the UTF-8 bytes of memory id, entry id and version id; the channel keeps
 the best `pool`. The same window gives the same order on SQLite and OceanBase whatever the
 engines' scores were, and it is the same window whenever all admissible matches fit in it.
+
+The usual channel does not need an engine window at all: search/text_index.py ranks every
+admitted match of a memory with these same functions (length_norm, term_score, idf), over
+NumPy arrays, bit for bit as admit_and_order would over a window holding all of them.
 """
 
 from __future__ import annotations
@@ -13,6 +17,10 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
+from typing import Any, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from . import fusion
 from .fusion import HitKey
@@ -20,6 +28,46 @@ from .fusion import HitKey
 K1 = 1.2
 B = 0.75
 WINDOW_FACTOR = 4
+
+Floats = npt.NDArray[np.float64]
+
+
+def idf(documents: int, frequency: int) -> float:
+    """BM25's inverse document frequency of a term found in `frequency` of `documents`."""
+    return math.log(1.0 + (documents - frequency + 0.5) / (frequency + 0.5))
+
+
+@overload
+def length_norm(length: float, average: float) -> float: ...
+
+
+@overload
+def length_norm(length: Floats, average: float) -> Floats: ...
+
+
+def length_norm(length: Any, average: float) -> Any:
+    """BM25's length normalisation of a document of `length` tokens (its part of every term's
+    denominator). Floats or NumPy arrays alike, in the same operation order, so that both
+    callers (the window here, search/text_index.py over a whole memory) compute the same bits."""
+    return K1 * (1.0 - B + B * length / average)
+
+
+@overload
+def term_score(weight: float, tf: float, norm: float) -> float: ...
+
+
+@overload
+def term_score(weight: float, tf: Floats, norm: Floats) -> Floats: ...
+
+
+def term_score(weight: float, tf: Any, norm: Any) -> Any:
+    """One term's BM25 contribution (weight = its idf) to documents holding it `tf` times whose
+    length_norm is `norm` (floats or arrays, as length_norm)."""
+    return weight * tf * (K1 + 1.0) / (tf + norm)
+
+
+def average_length(total: float, documents: int) -> float:
+    return total / documents or 1.0
 
 
 def admit_and_order(
@@ -42,18 +90,12 @@ def admit_and_order(
     if not admitted:
         return []
     n = len(admitted)
-    average = sum(length for _, _, length in admitted) / n or 1.0
-    idf = [
-        math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        for i in range(len(terms))
-        for df in [sum(1 for _, tf, _ in admitted if tf[i])]
-    ]
+    average = average_length(sum(length for _, _, length in admitted), n)
+    weights = [idf(n, sum(1 for _, tf, _ in admitted if tf[i])) for i in range(len(terms))]
     scored = []
     for key, tf, length in admitted:
-        norm = K1 * (1.0 - B + B * length / average)
-        score = sum(
-            idf[i] * count * (K1 + 1.0) / (count + norm) for i, count in enumerate(tf) if count
-        )
+        norm = length_norm(length, average)
+        score = sum(term_score(weights[i], count, norm) for i, count in enumerate(tf) if count)
         # UTF-8 byte order is code point order: the string tuple sorts like HitKey.sort_key().
         scored.append((-score, key.memory_artifact_id, key.entry_id, key.entry_version_id, key))
     return [item[-1] for item in heapq.nsmallest(limit, scored, key=lambda s: s[:4])]

@@ -10,8 +10,7 @@ how every storage backend compares these ids.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -115,25 +114,24 @@ def check_embedding(vector: npt.ArrayLike, dimension: int) -> npt.NDArray[np.flo
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class HitKey:
-    """Identity of one search hit: a specific version of an entry in a memory artifact."""
+class HitKey(NamedTuple):
+    """Identity of one search hit: a specific version of an entry in a memory artifact.
+
+    A named tuple rather than a dataclass: every search hashes and builds dozens of these, and
+    tuple hashing and construction run in C."""
 
     memory_artifact_id: str
     entry_id: str
     entry_version_id: str
 
-    def sort_key(self) -> tuple[bytes, bytes, bytes]:
-        """Tie-break order as UTF-8 bytes, matching byte-wise collation in the stores."""
-        return (
-            self.memory_artifact_id.encode("utf-8"),
-            self.entry_id.encode("utf-8"),
-            self.entry_version_id.encode("utf-8"),
-        )
+    def sort_key(self) -> tuple[str, str, str]:
+        """Tie-break order: the UTF-8 bytes of memory id, entry id and version id, matching
+        byte-wise collation in the stores. UTF-8 byte order is code point order, which is how
+        Python compares strings, so the strings themselves sort that way (without encoding)."""
+        return (self.memory_artifact_id, self.entry_id, self.entry_version_id)
 
 
-@dataclass(frozen=True, slots=True)
-class FusedHit:
+class FusedHit(NamedTuple):
     """A hit after fusion: its RRF score and the channels that ranked it."""
 
     key: HitKey
@@ -149,23 +147,19 @@ def rrf_fuse(channels: Mapping[str, Sequence[HitKey]]) -> list[FusedHit]:
     and do not push later hits down. Output is by score descending, then `HitKey.sort_key()`.
     """
     scores: dict[HitKey, float] = {}
-    matched_by: dict[HitKey, list[str]] = {}
+    matched_by: dict[HitKey, tuple[str, ...]] = {}
     # A fixed channel order makes the float sums, and so exact ties, independent of the
     # mapping's insertion order.
     for name in _channel_order(channels):
-        for rank, key in enumerate(_distinct(channels[name]), start=1):
+        for rank, key in enumerate(dict.fromkeys(channels[name]), start=1):
             scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
-            matched_by.setdefault(key, []).append(name)
-    hits = [FusedHit(key, score, tuple(matched_by[key])) for key, score in scores.items()]
-    hits.sort(key=lambda hit: (-hit.score, hit.key.sort_key()))
-    return hits
+            matched_by[key] = (*matched_by.get(key, ()), name)
+    # A HitKey is a tuple in sort_key() order, so it sorts as its own tie-break.
+    ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    return [FusedHit(key, score, matched_by[key]) for key, score in ordered]
 
 
 def _channel_order(channels: Iterable[str]) -> list[str]:
     names = set(channels)
     known = [name for name in _KNOWN_CHANNELS if name in names]
     return known + sorted(names.difference(_KNOWN_CHANNELS))
-
-
-def _distinct(keys: Sequence[HitKey]) -> list[HitKey]:
-    return list(dict.fromkeys(keys))

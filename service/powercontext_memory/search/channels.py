@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import NamedTuple, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -17,11 +17,12 @@ import numpy.typing as npt
 from ..backends.spi import HeadCondition, HotReads, NativeVectorSearch
 from ..domain import fts_rank, fusion
 from ..domain.models import ArtifactRef
+from . import text_index
+from .text_index import MemoryText
 from .vector_index import MemoryVectors, VectorHit, merge_nearest
 
 
-@dataclass(frozen=True, slots=True)
-class Ranked:
+class Ranked(NamedTuple):  # a tuple: a search builds dozens of these
     key: fusion.HitKey
     entry_content_hash: str  # as the projection row has it
 
@@ -63,6 +64,21 @@ class FullTextChannel:
             hashes[key] = row.entry_content_hash
             admitted.append((key, row.searchable_text))
         return [Ranked(k, hashes[k]) for k in fts_rank.admit_and_order(self.terms, admitted, pool)]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedFullTextChannel:
+    """Every admitted match of this process's inverted lists (text_index.py), ranked by the
+    domain's BM25 over all of them: no engine window, the same answer on every backend."""
+
+    terms: Sequence[str]
+    memories: Sequence[MemoryText]  # already brought to the heads
+    condition: HeadCondition | None = None
+    name: str = "fts"
+
+    async def rank(self, tx: HotReads, heads: Sequence[ArtifactRef], pool: int) -> list[Ranked]:
+        hits = text_index.rank(self.memories, self.terms, pool, self.condition)
+        return [Ranked(h.key, h.entry_content_hash) for h in hits]
 
 
 @dataclass(frozen=True, slots=True)

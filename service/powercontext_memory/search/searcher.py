@@ -21,8 +21,15 @@ from ..domain.descriptions import tag_needle
 from ..domain.errors import CapabilityNotSupportedError, InvalidArgumentError
 from ..domain.models import ArtifactRef
 from .answers import AnswerCache
-from .channels import Channel, FullTextChannel, NativeVectorChannel, NumpyVectorChannel
+from .channels import (
+    Channel,
+    FullTextChannel,
+    IndexedFullTextChannel,
+    NativeVectorChannel,
+    NumpyVectorChannel,
+)
 from .modes import Plan, resolve
+from .text_index import ChangedEntries, MemoryText
 from .vector_index import MemoryVectors
 from .verify import verified_hits
 
@@ -71,8 +78,8 @@ class Searcher:
             return cached, plan
         condition = head_condition(filters)
         channels: list[Channel] = []
-        if plan.fts:
-            channels.append(FullTextChannel(terms, condition))
+        if plan.fts and terms:
+            channels.append(await self._full_text(session, heads, terms, condition))
         if plan.vector:
             assert query_vector is not None
             vector_channel = (
@@ -83,6 +90,20 @@ class Searcher:
         if key is not None:
             self.answers.put(key, hits)
         return hits, plan
+
+    async def _full_text(
+        self,
+        session: ReadSession,
+        heads: Sequence[ArtifactRef],
+        terms: Sequence[str],
+        condition: HeadCondition | None,
+    ) -> Channel:
+        """This process's inverted lists when every memory fits in them, else the engine's
+        full-text query (its window)."""
+        texts = [await memory_texts(self.backend, session, h) for h in heads]
+        if all(t is not None for t in texts):
+            return IndexedFullTextChannel(terms, [t for t in texts if t is not None], condition)
+        return FullTextChannel(terms, condition)
 
     async def _hits(
         self,
@@ -115,11 +136,22 @@ async def memory_vectors(
     if backend.vectors is None:
         raise CapabilityNotSupportedError("vector", "this database has no embedding profile")
 
+    return await backend.vectors.at_head(session.tx, head, _changed_entries(session))
+
+
+async def memory_texts(
+    backend: DatabaseMemoryBackend, session: ReadSession, head: ArtifactRef
+) -> MemoryText | None:
+    """One memory's inverted lists at `head` (None: it does not fit in the index)."""
+    return await backend.texts.at_head(session.tx, head, _changed_entries(session))
+
+
+def _changed_entries(session: ReadSession) -> ChangedEntries:
     async def changed(artifact_id: str, first: int, last: int) -> set[str]:
         revisions = await session.changes(artifact_id, first, last)
         return {c.entry_id for r in revisions for c in r.changes}
 
-    return await backend.vectors.at_head(session.tx, head, changed)
+    return changed
 
 
 def head_condition(filters: EntryFilter) -> HeadCondition | None:

@@ -2,7 +2,8 @@
 
 The projection that channels read is rebuildable and may be stale or damaged; a candidate is
 answered only when the head manifest confirms it (active, exact version, same content hash)
-and its version row, checked against its canonical bytes, has that hash too.
+and its version, checked against its canonical bytes (when this process first read the
+immutable row: backends/version_cache.py), has that hash too.
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ async def verified_hits(
             # else: a projection row not backed by the manifest is never returned
         if not batch:
             break
-        versions = await session.versions([h.key.entry_version_id for h, _, _ in batch])
+        versions = await session.versions(
+            [h.key.entry_version_id for h, _, _ in batch], verified_before=True
+        )
         for hit, ref, content_hash in batch:
             version = versions[hit.key.entry_version_id]
             if version.entry_content_hash != content_hash:
