@@ -21,6 +21,7 @@ fit is searched by the engine's own full-text query instead (FullTextChannel's w
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ LOAD_PAGE_ROWS = 4096  # projection rows per read when a memory is first loaded
 DEFAULT_MAX_POSTINGS = 8_000_000
 _INITIAL_SLOTS = 64
 _MIN_DELTA_FOR_COMPACTION = 4096
+_NO_TAGS: frozenset[str] = frozenset()
 
 # (artifact_id, first, last) -> ids of the entries that revisions first..last changed.
 ChangedEntries = Callable[[str, int, int], Awaitable[set[str]]]
@@ -105,8 +107,11 @@ class MemoryText:
             tfs.append(float(count))
         self.delta_postings += len(set(tokens))
         self.keys.append((row.entry_id, row.entry_version_id, row.entry_content_hash))
-        self.kinds.append(row.kind)
-        self.tags.append(frozenset(t for t in row.tags.split(TAG_DELIMITER) if t))
+        # Kinds and tag sets repeat across documents: one shared object each (memory per entry).
+        self.kinds.append(sys.intern(row.kind))
+        self.tags.append(
+            frozenset(t for t in row.tags.split(TAG_DELIMITER) if t) if row.tags else _NO_TAGS
+        )
         self.lengths[slot] = len(tokens)
         self.live[slot] = True
         self.slots[row.entry_id] = slot
