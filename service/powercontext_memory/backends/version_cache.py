@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 from ..domain.models import EntryVersion
 
-DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 _OVERHEAD = 512  # ids, hashes, refs and the objects themselves, roughly
 
 

@@ -20,6 +20,7 @@ from ..backends.spi import HeadProjectionRow, HotReads, VectorRow
 from ..domain import fusion
 from ..domain.models import ArtifactRef, EmbeddingProfile
 from ..embedding.calibration import min_cosine
+from .release import release_free_memory, shared_key
 
 _INITIAL_CAPACITY = 64
 LOAD_PAGE_ROWS = 4096  # rows per read when a memory's vectors are first loaded
@@ -70,18 +71,29 @@ class MemoryVectors:
         return used
 
     def _reserve(self, rows: int) -> None:
-        """Room for `rows` slots, growing by half (a 100,000-row matrix of 512 dimensions is
-        200 MB: doubling would leave up to as much again unused)."""
+        """Room for `rows` slots, growing by an eighth (a 100,000-row matrix of 512 dimensions
+        is 200 MB: growing by half left a 141,718-row matrix, 290 MB, after a first load)."""
         capacity = len(self.valid)
         if rows <= capacity:
             return
         while capacity < rows:
-            capacity = max(capacity + capacity // 2, _INITIAL_CAPACITY)
+            capacity = max(capacity + capacity // 8, _INITIAL_CAPACITY)
+        self._resize(capacity)
+
+    def _resize(self, capacity: int) -> None:
         grown = np.zeros((capacity, self.dimension), dtype=np.float32)
-        grown[: len(self.matrix)] = self.matrix
+        kept = min(capacity, len(self.matrix))
+        grown[:kept] = self.matrix[:kept]
         valid = np.zeros(capacity, dtype=bool)
-        valid[: len(self.valid)] = self.valid
+        valid[:kept] = self.valid[:kept]
         self.matrix, self.valid = grown, valid
+
+    def trim(self) -> None:
+        """After a first load: keep room for an eighth more rows, no more."""
+        used = len(self.slots) + len(self.free)
+        room = max(used + used // 8, _INITIAL_CAPACITY)
+        if self.store_vectors and room < len(self.valid):
+            self._resize(room)
 
     def remove(self, entry_id: str) -> None:
         self.invalid.discard(entry_id)
@@ -105,8 +117,10 @@ class MemoryVectors:
         slot = self._slot()
         self.matrix[slot] = vector
         self.valid[slot] = True
-        self.slots[row.entry_id] = slot
-        self.keys[slot] = (row.entry_id, row.entry_version_id, row.entry_content_hash)
+        key = self.keys[slot] = shared_key(
+            row.entry_id, row.entry_version_id, row.entry_content_hash
+        )
+        self.slots[key[0]] = slot
 
     def load(self, rows: Sequence[VectorRow], profile: EmbeddingProfile) -> None:
         """Add one page of rows this memory does not hold yet (a first load): the bindings are
@@ -137,8 +151,10 @@ class MemoryVectors:
             if not good:
                 self.invalid.add(row.entry_id)
                 continue
-            self.slots[row.entry_id] = slot
-            self.keys[slot] = (row.entry_id, row.entry_version_id, row.entry_content_hash)
+            key = self.keys[slot] = shared_key(
+                row.entry_id, row.entry_version_id, row.entry_content_hash
+            )
+            self.slots[key[0]] = slot
             slot += 1
 
     def nearest(
@@ -279,6 +295,8 @@ class VectorIndex:
             )
             memory.load(page, self.profile)
             if len(page) < LOAD_PAGE_ROWS:
+                memory.trim()
+                release_free_memory()
                 return memory
             after = page[-1].entry_id
 
