@@ -505,9 +505,7 @@ class MemoryService:
         preview_token: str,
         reason: str | None,
     ) -> RestoreResult:
-        return await self.merging.restore(
-            memory, entry_id, entry_version_id, preview_token, reason
-        )
+        return await self.merging.restore(memory, entry_id, entry_version_id, preview_token, reason)
 
     async def undo_merge(
         self, memory: ArtifactRef, entry_id: str, preview_token: str, reason: str | None

@@ -13,6 +13,7 @@ from typing import Any
 from ..domain import manifest_pieces
 from ..domain.canonical import SOURCE_CONTENT_PREFIX, canonical_json, prefixed_sha256, sha256_hex
 from ..domain.errors import DataLossError
+from ..domain.interning import shared_ids
 from ..domain.models import (
     MEMORY_FAMILY,
     ArtifactRef,
@@ -147,9 +148,7 @@ def manifest_entry_from_json(data: dict[str, Any]) -> ManifestEntry:
     """One stored manifest row (the caller checks the rows re-encode to the stored bytes)."""
     merged = data.get("merged_into_entry_id")
     return ManifestEntry(
-        data["entry_id"],
-        data["entry_version_id"],
-        data["entry_content_hash"],
+        *shared_ids(data["entry_id"], data["entry_version_id"], data["entry_content_hash"]),
         EntryState(data["state"]),
         None if merged is None else str(merged),
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from . import analyzer, descriptions
 from .canonical import nfc
 from .errors import AbortedError, FailedPreconditionError, InvalidArgumentError
+from .interning import shared_ids
 from .models import (
     ArtifactRef,
     ChangeOp,
@@ -141,10 +142,9 @@ class _Draft:
         self.removals: list[str] = []
 
     def put_version(self, version: EntryVersion, change: MemoryChange) -> None:
+        # Interned: the cached head keeps this row, and the search indexes the same ids.
         self.manifest[version.entry_id] = ManifestEntry(
-            version.entry_id,
-            version.entry_version_id,
-            version.entry_content_hash,
+            *shared_ids(version.entry_id, version.entry_version_id, version.entry_content_hash),
             EntryState.ACTIVE,
         )
         self.versions.append(version)

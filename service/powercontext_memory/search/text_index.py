@@ -34,8 +34,9 @@ import numpy.typing as npt
 from ..backends.spi import HeadCondition, HeadProjectionRow, HotReads
 from ..domain import fts_rank, fusion
 from ..domain.descriptions import TAG_DELIMITER
+from ..domain.interning import shared_ids
 from ..domain.models import ArtifactRef
-from .release import release_free_memory, shared_key
+from .release import release_free_memory
 
 LOAD_PAGE_ROWS = 4096  # projection rows per read when a memory is first loaded
 # Postings one process keeps over all memories (~16 bytes each, plus ~0.5 KB per entry for its
@@ -112,7 +113,7 @@ class MemoryText:
             slots.append(slot)
             tfs.append(float(count))
         self.delta_postings += len(set(tokens))
-        key = shared_key(row.entry_id, row.entry_version_id, row.entry_content_hash)
+        key = shared_ids(row.entry_id, row.entry_version_id, row.entry_content_hash)
         self.keys.append(key)
         # Kinds and tag sets repeat across documents: one shared object each (memory per entry).
         self.kinds.append(sys.intern(row.kind))

@@ -18,9 +18,10 @@ import numpy.typing as npt
 
 from ..backends.spi import HeadProjectionRow, HotReads, VectorRow
 from ..domain import fusion
+from ..domain.interning import shared_ids
 from ..domain.models import ArtifactRef, EmbeddingProfile
 from ..embedding.calibration import min_cosine
-from .release import release_free_memory, shared_key
+from .release import release_free_memory
 
 _INITIAL_CAPACITY = 64
 LOAD_PAGE_ROWS = 4096  # rows per read when a memory's vectors are first loaded
@@ -117,7 +118,7 @@ class MemoryVectors:
         slot = self._slot()
         self.matrix[slot] = vector
         self.valid[slot] = True
-        key = self.keys[slot] = shared_key(
+        key = self.keys[slot] = shared_ids(
             row.entry_id, row.entry_version_id, row.entry_content_hash
         )
         self.slots[key[0]] = slot
@@ -151,7 +152,7 @@ class MemoryVectors:
             if not good:
                 self.invalid.add(row.entry_id)
                 continue
-            key = self.keys[slot] = shared_key(
+            key = self.keys[slot] = shared_ids(
                 row.entry_id, row.entry_version_id, row.entry_content_hash
             )
             self.slots[key[0]] = slot
