@@ -70,8 +70,12 @@ class Watch:
         that look sets the event they wait on.
         """
         event = self._changed
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns normally when the
+        # caller is cancelled just as the event is set (a follower woken by a poll in the same
+        # loop step as its client's cancellation), and the cancelled stream waited on forever.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await event.wait()
 
     def _wake(self) -> None:
         self._changed.set()
@@ -153,7 +157,8 @@ class HeadWatcher:
         try:
             while self._watches and not self.closed:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._poke.wait(), self.interval)
+                    async with asyncio.timeout(self.interval):  # see Watch.changed
+                        await self._poke.wait()
                 self._poke.clear()
                 await self.poll()
         finally:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,7 +14,11 @@ import pytest
 import pytest_asyncio
 
 from powercontext_memory.domain.fusion import check_embedding
-from powercontext_memory.embedding.base import EmbeddingUnavailableError, ModelIntegrityError
+from powercontext_memory.embedding.base import (
+    EmbeddingUnavailableError,
+    InferenceThread,
+    ModelIntegrityError,
+)
 from powercontext_memory.embedding.calibration import min_cosine
 from powercontext_memory.embedding.factory import EmbeddingConfig, open_embedding_model
 from powercontext_memory.embedding.multilingual import (
@@ -122,3 +128,13 @@ async def test_a_closed_embedder_refuses_work() -> None:
     await model.close()
     with pytest.raises(EmbeddingUnavailableError, match="closed"):
         await model.embed(["x"])
+
+
+async def test_a_local_model_runs_every_call_on_its_one_thread() -> None:
+    thread = InferenceThread("embedding-test")
+    try:
+        ran_on = {await thread.run(threading.get_ident) for _ in range(5)}
+        ran_on |= set(await asyncio.gather(*(thread.run(threading.get_ident) for _ in range(5))))
+    finally:
+        thread.close()
+    assert len(ran_on) == 1 and threading.get_ident() not in ran_on

@@ -74,3 +74,15 @@ def test_a_run_without_a_boundary_is_capped() -> None:
             rows.append(row)
     rows.sort(key=lambda r: r.entry_id)
     assert [len(leaf.entries) for leaf in cut_leaves(rows)] == [LEAF_CAP, 10]
+
+
+def test_active_rows_by_hash_are_found_exactly_through_the_leaf_filters() -> None:
+    rng = random.Random(11)
+    rows = sorted((_row(rng) for _ in range(3000)), key=lambda r: r.entry_id)
+    manifest = MemoryContent(rows, ()).manifest
+    wanted = {r.entry_content_hash for r in rng.sample(rows, 40)}
+    wanted.add("sha256:" + "0" * 64)  # held by no row: finds nothing
+    expected = [r for r in rows if r.entry_content_hash in wanted and r.state is EntryState.ACTIVE]
+    assert expected  # the sample holds active rows
+    assert list(manifest.active_with_hashes(wanted)) == expected
+    assert list(manifest.active_with_hashes(set())) == []

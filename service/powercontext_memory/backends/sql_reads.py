@@ -3,6 +3,9 @@
 Adapters inherit these and supply two primitives: `_all(sql, params)` and
 `_all_chunked(sql, items, *prefix)` (for `IN ({marks})` lists). Statements use `?`
 placeholders; an adapter whose driver spells them otherwise translates in its `_all`.
+Reads of a few rows by key go through `_point` and `_point_chunked`, which are `_all` and
+`_all_chunked` unless an adapter can run such reads more cheaply (SQLite: without a hop to
+its connection's thread).
 What differs between engines (full text, vectors, metadata tables) stays in the adapters.
 """
 
@@ -43,6 +46,7 @@ ACCESS_TOKEN_INSERT = (
 )
 WRITE_REQUEST_COLUMNS = columns(WriteRequestRow)
 ID_CHUNK = 500  # ids per IN (...) list of the reads that chunk by hand
+POINT_REVISIONS = 8
 
 
 def condition_sql(condition: HeadCondition | None, alias: str) -> tuple[str, list[str]]:
@@ -73,15 +77,21 @@ class PortableReads:
     async def _all_chunked(self, sql: str, items: Sequence[Any], *prefix: Any) -> list[Any]:
         raise NotImplementedError
 
+    async def _point(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await self._all(sql, params)
+
+    async def _point_chunked(self, sql: str, items: Sequence[Any]) -> list[Any]:
+        return await self._all_chunked(sql, items)
+
     async def head_revisions(self, artifact_ids: Sequence[str]) -> dict[str, int]:
-        rows = await self._all_chunked(
+        rows = await self._point_chunked(
             "SELECT artifact_id, revision FROM artifact_heads WHERE artifact_id IN ({marks})",
             list(artifact_ids),
         )
         return {a: int(r) for a, r in rows}
 
     async def revision_row(self, artifact_id: str, revision: int) -> RevisionRow | None:
-        rows = await self._all(
+        rows = await self._point(
             f"SELECT {REVISION_COLUMNS} FROM artifact_revisions "
             "WHERE artifact_id = ? AND revision = ?",
             (artifact_id, revision),
@@ -97,7 +107,9 @@ class PortableReads:
         return [RevisionRow(*r) for r in rows]
 
     async def changes_rows(self, artifact_id: str, first: int, last: int) -> list[ChangesRow]:
-        rows = await self._all(
+        # A few revisions (an index catching up with the head) are a point read.
+        read = self._point if last - first < POINT_REVISIONS else self._all
+        rows = await read(
             f"SELECT {CHANGES_COLUMNS} FROM artifact_revisions "
             "WHERE artifact_id = ? AND revision BETWEEN ? AND ? ORDER BY revision",
             (artifact_id, first, last),
@@ -136,7 +148,7 @@ class PortableReads:
         return [ManifestPieceRow(str(k), str(b)) for k, b in rows]
 
     async def entry_version_rows(self, version_ids: Sequence[str]) -> list[EntryVersionRow]:
-        rows = await self._all_chunked(
+        rows = await self._point_chunked(
             f"SELECT {VERSION_COLUMNS} FROM memory_entry_versions "
             "WHERE entry_version_id IN ({marks})",
             list(version_ids),
@@ -152,7 +164,7 @@ class PortableReads:
         return [EntryVersionRow(*r) for r in rows]
 
     async def source_rows(self, source_ids: Sequence[str]) -> list[SourceRow]:
-        rows = await self._all_chunked(
+        rows = await self._point_chunked(
             f"SELECT {SOURCE_COLUMNS} FROM sources WHERE source_id IN ({{marks}})",
             list(source_ids),
         )
@@ -162,7 +174,7 @@ class PortableReads:
         return [r[0] for r in await self._all("SELECT source_id FROM sources ORDER BY source_id")]
 
     async def access_token_row(self, token_id: str) -> AccessTokenRow | None:
-        rows = await self._all(
+        rows = await self._point(
             f"SELECT {ACCESS_TOKEN_COLUMNS} FROM access_tokens WHERE token_id = ?", (token_id,)
         )
         return AccessTokenRow(*rows[0]) if rows else None
@@ -245,7 +257,7 @@ class PortableReads:
         return {(str(a), str(e)) for a, e in rows}
 
     async def version_metadata_rows(self, version_ids: Sequence[str]) -> list[VersionMetadataRow]:
-        rows = await self._all_chunked(
+        rows = await self._point_chunked(
             "SELECT entry_version_id, entry_id, kind, description, tags "
             "FROM memory_entry_versions WHERE entry_version_id IN ({marks})",
             list(version_ids),
@@ -253,7 +265,7 @@ class PortableReads:
         return [VersionMetadataRow(*r) for r in rows]
 
     async def write_request_row(self, caller_key: str, request_id: str) -> WriteRequestRow | None:
-        rows = await self._all(
+        rows = await self._point(
             f"SELECT {WRITE_REQUEST_COLUMNS} FROM write_requests "
             "WHERE caller_key = ? AND request_id = ?",
             (caller_key, request_id),

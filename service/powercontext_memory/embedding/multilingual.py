@@ -29,7 +29,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..domain.models import EmbeddingProfile
-from .base import EmbeddingResult, EmbeddingUnavailableError, ModelIntegrityError
+from .base import (
+    EmbeddingResult,
+    EmbeddingUnavailableError,
+    InferenceThread,
+    ModelIntegrityError,
+)
 
 PROFILE_ID: Final = "use-multilingual-v3"
 MODEL_ID: Final = "universal-sentence-encoder-multilingual-3"
@@ -99,7 +104,7 @@ def _load_runtime(weights: Path, tokenizer: Path) -> _Runtime:
 
 
 class MultilingualEmbedder:
-    """EmbeddingModel: USE-multilingual v3 in a worker thread, one inference at a time."""
+    """EmbeddingModel: USE-multilingual v3 on a thread of its own, one inference at a time."""
 
     def __init__(self, *, batch_size: int = BATCH_SIZE) -> None:
         if batch_size <= 0:
@@ -109,14 +114,19 @@ class MultilingualEmbedder:
         self._runtime: _Runtime | None = None
         self._lock = asyncio.Lock()
         self._closed = False
+        self._thread = InferenceThread("embedding")
 
     @classmethod
     async def open(cls) -> MultilingualEmbedder:
         """A loaded embedder; raises ModelIntegrityError for a missing or corrupted model."""
         embedder = cls()
-        embedder._runtime = await asyncio.to_thread(
-            _load_runtime, _resource(WEIGHTS_FILE), _resource(TOKENIZER_FILE)
-        )
+        try:
+            embedder._runtime = await embedder._thread.run(
+                _load_runtime, _resource(WEIGHTS_FILE), _resource(TOKENIZER_FILE)
+            )
+        except BaseException:
+            embedder._thread.close()
+            raise
         return embedder
 
     @property
@@ -146,7 +156,7 @@ class MultilingualEmbedder:
             if self._closed or runtime is None:
                 raise EmbeddingUnavailableError("the multilingual embedder is closed")
             try:
-                return await asyncio.to_thread(runtime.embed_batch, texts)
+                return await self._thread.run(runtime.embed_batch, texts)
             except Exception as exc:  # any tokenizer/numpy failure means "no vectors now"
                 raise EmbeddingUnavailableError(f"multilingual inference failed: {exc}") from exc
 
@@ -154,3 +164,4 @@ class MultilingualEmbedder:
         async with self._lock:
             self._closed = True
             self._runtime = None
+            self._thread.close()

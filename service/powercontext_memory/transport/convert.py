@@ -538,9 +538,9 @@ def changes_response(item: RevisionChanges | Progress, *, now_ms: int) -> pb.Cha
     return pb.ChangesResponse(revision=revision_changes_pb(item))
 
 
-def hit_pb(hit: Hit) -> types.Hit:
+def hit_pb(hit: Hit, memory_ref: types.ArtifactRef | None = None) -> types.Hit:
     return types.Hit(
-        memory_ref=artifact_ref_pb(hit.memory_ref),
+        memory_ref=memory_ref or artifact_ref_pb(hit.memory_ref),
         entry_id=hit.entry_id,
         entry_version_id=hit.entry_version_id,
         entry_content_hash=hit.entry_content_hash,
@@ -554,8 +554,9 @@ def hit_pb(hit: Hit) -> types.Hit:
 
 
 def search_response(result: SearchResult) -> pb.SearchResponse:
+    refs = {ref: artifact_ref_pb(ref) for ref in {h.memory_ref for h in result.hits}}
     return pb.SearchResponse(
-        hits=[hit_pb(h) for h in result.hits],
+        hits=[hit_pb(h, refs[h.memory_ref]) for h in result.hits],
         mode=SEARCH_MODES.to_pb(result.mode),
         fallback_reason=result.fallback_reason,
     )

@@ -8,8 +8,8 @@ bad id must not fail the call.
 
 from __future__ import annotations
 
+import os
 import re
-import uuid
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,7 +19,7 @@ _USABLE = re.compile(rf"[\x21-\x7e]{{1,{MAX_REQUEST_ID_CHARS}}}")
 
 
 def new_request_id() -> str:
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()  # 128 random bits, as uuid4().hex without building a UUID
 
 
 def usable_request_id(value: Any) -> bool:
