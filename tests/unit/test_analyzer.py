@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from powercontext_memory.domain import analyzer
 from powercontext_memory.domain.analyzer import (
     ANALYZER_VERSION,
     analyze,
@@ -147,3 +148,15 @@ def test_analysis_is_idempotent_on_words(text: str) -> None:
     for token in analyze(text):
         if not token.startswith(("u_", "b_")):
             assert analyze(token) == [token]
+
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_ascii_text_takes_the_fast_path_to_the_same_tokens(text: str) -> None:
+    # analyze() answers ASCII text with one regex; the per-character path must agree on
+    # every ASCII character (letters of both cases, digits, _, -, punctuation, controls).
+    assert analyze(text) == analyzer._analyze_unicode(analyzer._normalize(text))
+
+
+def test_ascii_fast_path_splits_on_underscores_and_lowers() -> None:
+    assert analyze("Make_TEST-2x, docs!") == ["make", "test", "2x", "docs"]

@@ -267,3 +267,11 @@ def test_rrf_is_independent_of_order_among_equal_score_items() -> None:
         rng.shuffle(shuffled)
         fused = rrf_fuse({name: [key] for name, key in zip(names, shuffled, strict=True)})
         assert [(hit.key, hit.score) for hit in fused] == [(h.key, h.score) for h in baseline]
+
+
+def test_rrf_one_channel_is_the_general_fusion_with_an_empty_other() -> None:
+    # One channel takes a shortcut (its order is the fused order): the same hits, scores
+    # and order as the general path, duplicates included, over a long list.
+    rng = random.Random(4)
+    keys = [_key(f"m{rng.randrange(3)}", f"e{rng.randrange(400)}", "v") for _ in range(500)]
+    assert rrf_fuse({"fts": keys}) == rrf_fuse({"fts": keys, "vector": []})

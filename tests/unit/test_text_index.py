@@ -176,3 +176,27 @@ def test_compaction_drops_dead_slots_and_unused_terms() -> None:
     held = {t for row in docs.rows.values() for t in row.searchable_text.split(" ")}
     assert set(docs.index.vocabulary) == held
     check([docs], random.Random(2))
+
+
+def test_a_memory_with_thousands_of_matches_ranks_like_the_domain() -> None:
+    # More than 4 x 256 admitted documents: the pool's threshold comes from a sampled lower
+    # bound, then the exact partition over the scores at or above it.
+    rng = random.Random(11)
+    docs = Docs("mem_art_a", rng)
+    for i in range(2500):
+        docs.put(f"mem_ent_{i:032x}")
+    docs.index.settle()
+    for terms in (["make"], ["make", "test"], ["make", "test", "docs", "lint"]):
+        for pool in (1, 32, 200):
+            got = text_index.rank([docs.index], terms, pool)
+            assert [h.key for h in got] == reference([docs], terms, pool, None), (terms, pool)
+
+
+def test_norms_without_the_table_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(5)
+    docs = Docs("mem_art_a", rng)
+    docs.churn(300)
+    terms = ["make", "test", "docs"]
+    with_table = text_index.rank([docs.index], terms, 1000)
+    monkeypatch.setattr(text_index, "_NORM_TABLE_MAX", 0)  # every memory too long for it
+    assert text_index.rank([docs.index], terms, 1000) == with_table

@@ -18,11 +18,14 @@ Changing any of this changes what is indexed, so it requires a new ANALYZER_VERS
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from itertools import pairwise
 from typing import Final
 
 ANALYZER_VERSION: Final = "v1"
+
+_ASCII_WORDS: Final = re.compile(r"[a-z0-9]+")
 
 # Inclusive code-point ranges treated as CJK: Han, kana and Hangul.
 _CJK_RANGES: Final[tuple[tuple[int, int], ...]] = (
@@ -41,10 +44,19 @@ _CJK_RANGES: Final[tuple[tuple[int, int], ...]] = (
 
 def analyze(text: str) -> list[str]:
     """All tokens of `text` in order, duplicates kept."""
+    if text.isascii():
+        # The same tokens without a Python step per character: in ASCII, normalization is a
+        # no-op, casefold is lower(), the word characters (L*, N*; no M*) are [a-z0-9] once
+        # lowered, and nothing is CJK.
+        return _ASCII_WORDS.findall(text.lower())
+    return _analyze_unicode(_normalize(text))
+
+
+def _analyze_unicode(normalized: str) -> list[str]:
     tokens: list[str] = []
     word: list[str] = []
     cjk_run: list[int] = []
-    for char in _normalize(text):
+    for char in normalized:
         code_point = ord(char)
         if _is_cjk(code_point):
             _flush_word(word, tokens)

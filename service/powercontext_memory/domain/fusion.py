@@ -10,6 +10,7 @@ how every storage backend compares these ids.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any, Final, NamedTuple
 
 import numpy as np
@@ -146,6 +147,15 @@ def rrf_fuse(channels: Mapping[str, Sequence[HitKey]]) -> list[FusedHit]:
     1 / (RRF_K + rank), rank starting at 1. Duplicates within a channel keep their first rank
     and do not push later hits down. Output is by score descending, then `HitKey.sort_key()`.
     """
+    if len(channels) == 1:
+        # One channel: scores fall strictly with rank, so its order is the fused order, and
+        # each score is 0.0 + 1 / (RRF_K + rank), the same float as below.
+        ((name, keys),) = channels.items()
+        matched = (name,)
+        return [
+            _fused_hit((key, 1.0 / (RRF_K + rank), matched))
+            for rank, key in enumerate(dict.fromkeys(keys), start=1)
+        ]
     scores: dict[HitKey, float] = {}
     matched_by: dict[HitKey, tuple[str, ...]] = {}
     # A fixed channel order makes the float sums, and so exact ties, independent of the
@@ -156,7 +166,11 @@ def rrf_fuse(channels: Mapping[str, Sequence[HitKey]]) -> list[FusedHit]:
             matched_by[key] = (*matched_by.get(key, ()), name)
     # A HitKey is a tuple in sort_key() order, so it sorts as its own tie-break.
     ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    return [FusedHit(key, score, matched_by[key]) for key, score in ordered]
+    return [_fused_hit((key, score, matched_by[key])) for key, score in ordered]
+
+
+# A named tuple's own __new__ is a Python function; tuple.__new__ makes the same object in C.
+_fused_hit = partial(tuple.__new__, FusedHit)
 
 
 def _channel_order(channels: Iterable[str]) -> list[str]:

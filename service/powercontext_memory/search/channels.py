@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol, cast
+from typing import Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -18,13 +18,9 @@ from ..backends.spi import HeadCondition, HotReads, NativeVectorSearch
 from ..domain import fts_rank, fusion
 from ..domain.models import ArtifactRef
 from . import text_index
+from .ranked import Ranked
 from .text_index import MemoryText
 from .vector_index import MemoryVectors, VectorHit, merge_nearest
-
-
-class Ranked(NamedTuple):  # a tuple: a search builds dozens of these
-    key: fusion.HitKey
-    entry_content_hash: str  # as the projection row has it
 
 
 class Channel(Protocol):
@@ -77,8 +73,7 @@ class IndexedFullTextChannel:
     name: str = "fts"
 
     async def rank(self, tx: HotReads, heads: Sequence[ArtifactRef], pool: int) -> list[Ranked]:
-        hits = text_index.rank(self.memories, self.terms, pool, self.condition)
-        return [Ranked(h.key, h.entry_content_hash) for h in hits]
+        return text_index.rank(self.memories, self.terms, pool, self.condition)
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,9 +119,10 @@ class Searcher:
         candidates: dict[fusion.HitKey, str] = {}  # -> the projection's content hash
         for channel in channels:
             found = await channel.rank(session.tx, heads, pool)
-            for item in found:
-                candidates.setdefault(item.key, item.entry_content_hash)
-            ranked[channel.name] = [item.key for item in found]
+            keys = [item.key for item in found]
+            hashes = dict(zip(keys, [item.entry_content_hash for item in found], strict=True))
+            candidates = hashes | candidates  # the first channel's hash stands for a key
+            ranked[channel.name] = keys
         fused = fusion.rrf_fuse(ranked)
         if min_score is not None:
             fused = [hit for hit in fused if hit.score >= min_score]

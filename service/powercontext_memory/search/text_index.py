@@ -26,7 +26,8 @@ from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from functools import partial
+from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +37,7 @@ from ..domain import fts_rank, fusion
 from ..domain.descriptions import TAG_DELIMITER
 from ..domain.interning import shared_ids
 from ..domain.models import ArtifactRef
+from .ranked import Ranked
 from .release import release_free_memory
 
 LOAD_PAGE_ROWS = 4096  # projection rows per read when a memory is first loaded
@@ -45,16 +47,12 @@ DEFAULT_MAX_POSTINGS = 8_000_000
 _INITIAL_SLOTS = 64
 _MIN_DELTA_FOR_COMPACTION = 4096
 _NO_TAGS: frozenset[str] = frozenset()
+_NORM_TABLE_MAX = 65_536  # tokens: a longer document makes rank compute norms per posting
+_THRESHOLD_SAMPLE = 256  # scores sampled for a lower bound of the pool's threshold
 
 # (artifact_id, first, last) -> ids of the entries that revisions first..last changed.
 ChangedEntries = Callable[[str, int, int], Awaitable[set[str]]]
 Slots = npt.NDArray[np.int64]
-
-
-class TextHit(NamedTuple):  # a tuple: a search builds dozens of these
-    key: fusion.HitKey
-    entry_content_hash: str
-    score: float
 
 
 class MemoryText:
@@ -67,7 +65,8 @@ class MemoryText:
         self.keys: list[tuple[str, str, str] | None] = []  # entry id, version id, content hash
         self.kinds: list[str] = []
         self.tags: list[frozenset[str]] = []
-        self.lengths = np.zeros(_INITIAL_SLOTS, dtype=np.float64)  # tokens per document
+        self.lengths = np.zeros(_INITIAL_SLOTS, dtype=np.int32)  # tokens per document
+        self.longest = 0  # the most tokens any document has had (bounds the norm table)
         self.live = np.zeros(_INITIAL_SLOTS, dtype=bool)
         self.slots: dict[str, int] = {}  # entry id -> slot
         # Postings: CSR over term ids (offsets into slots/tf), plus the delta added since.
@@ -123,6 +122,7 @@ class MemoryText:
             frozenset(t for t in row.tags.split(TAG_DELIMITER) if t) if row.tags else _NO_TAGS
         )
         self.lengths[slot] = len(tokens)
+        self.longest = max(self.longest, len(tokens))
         self.live[slot] = True
         self.slots[key[0]] = slot
 
@@ -130,7 +130,7 @@ class MemoryText:
         capacity = len(self.live)
         while capacity < slots:
             capacity = max(capacity * 2, _INITIAL_SLOTS)
-        lengths = np.zeros(capacity, dtype=np.float64)
+        lengths = np.zeros(capacity, dtype=np.int32)
         lengths[: len(self.lengths)] = self.lengths
         live = np.zeros(capacity, dtype=bool)
         live[: len(self.live)] = self.live
@@ -175,7 +175,7 @@ class MemoryText:
         self.kinds = [self.kinds[i] for i in alive]
         self.tags = [self.tags[i] for i in alive]
         lengths = self.lengths[:used][self.live[:used]]
-        self.lengths = np.zeros(max(len(alive), _INITIAL_SLOTS), dtype=np.float64)
+        self.lengths = np.zeros(max(len(alive), _INITIAL_SLOTS), dtype=np.int32)
         self.lengths[: len(alive)] = lengths
         self.live = np.zeros(len(self.lengths), dtype=bool)
         self.live[: len(alive)] = True
@@ -227,9 +227,9 @@ class _Matches:
     """One memory's admitted documents for a query, before the statistics are joined."""
 
     memory: MemoryText
-    admitted: npt.NDArray[np.bool_]  # per slot
-    postings: list[tuple[Slots, npt.NDArray[np.float64]]]  # per term, admitted slots only
-    documents: int
+    candidates: Slots  # the admitted slots, ascending
+    postings: list[tuple[Slots, npt.NDArray[np.float64]]]  # per term, every live slot
+    frequencies: list[int]  # per term, the admitted documents holding it
     total_length: float
 
 
@@ -238,27 +238,50 @@ def _matches(
 ) -> _Matches:
     postings = [memory.term_postings(t) for t in terms]
     size = len(memory.keys)
+    listed = [slots for slots, _ in postings]
     if required == 1 and condition is None:
         # Every listed slot is admitted (a term's list holds a slot at most once).
         admitted = np.zeros(size, dtype=bool)
-        for slots, _ in postings:
+        for slots in listed:
             admitted[slots] = True
-        narrowed = postings
+        frequencies = [len(slots) for slots in listed]
     else:
-        listed = [slots for slots, _ in postings]
-        matched = np.bincount(np.concatenate(listed), minlength=size) if listed else None
-        admitted = matched >= required if matched is not None else np.zeros(size, dtype=bool)
+        matched = np.bincount(np.concatenate(listed), minlength=size)
+        admitted = matched >= required
         if condition is not None:
             kept = memory.eligible(condition, np.flatnonzero(admitted))
             admitted = np.zeros(size, dtype=bool)
             admitted[kept] = True
-        narrowed = []
-        for slots, tf in postings:
-            inside = admitted[slots]
-            narrowed.append((slots[inside], tf[inside]))
-    count = int(np.count_nonzero(admitted))
-    total = float(memory.lengths[:size][admitted].sum())
-    return _Matches(memory, admitted, narrowed, count, total)
+        frequencies = [int(np.count_nonzero(admitted[slots])) for slots in listed]
+    candidates = np.flatnonzero(admitted)
+    total = float(memory.lengths[candidates].sum())  # an integer sum: exact
+    return _Matches(memory, candidates, postings, frequencies, total)
+
+
+def _norm_table(memory: MemoryText, average: float) -> npt.NDArray[np.float64] | None:
+    """length_norm of every length 0..longest, to be looked up per posting: a norm per
+    posting was most of a term's cost, and the table applies the same operations to the same
+    values, so the same bits. None when the memory's longest document makes it too large."""
+    if memory.longest > _NORM_TABLE_MAX:
+        return None
+    return fts_rank.length_norm(np.arange(memory.longest + 1, dtype=np.float64), average)
+
+
+def _pool_threshold(values: npt.NDArray[np.float64], pool: int) -> float:
+    """The pool-th largest of `values` (more than `pool` of them). A partition over a few
+    thousand scores was a fifth of a rank; the pool-th largest of a sample is a lower bound of
+    it, so only the values at or above that bound need the exact partition."""
+    sample = max(_THRESHOLD_SAMPLE, 8 * pool)
+    if len(values) > 4 * sample:
+        bound = np.partition(values[:sample], sample - pool)[sample - pool]
+        values = values[values >= bound]
+    return float(np.partition(values, len(values) - pool)[len(values) - pool])
+
+
+# A named tuple's own __new__ is a Python function (~0.3 us a call); a search builds a pool's
+# worth of keys, so they are made by tuple.__new__ directly (the same objects).
+_hit_key = partial(tuple.__new__, fusion.HitKey)
+_ranked = partial(tuple.__new__, Ranked)
 
 
 def rank(
@@ -266,47 +289,54 @@ def rank(
     terms: Sequence[str],
     pool: int,
     condition: HeadCondition | None = None,
-) -> list[TextHit]:
+) -> list[Ranked]:
     """The best `pool` admitted documents of these memories for the distinct query `terms`:
     admission, statistics (over every admitted document of all of them), score and tie-break
-    exactly as fts_rank.admit_and_order computes them over a window holding all matches."""
+    exactly as fts_rank.admit_and_order computes them over a window holding all matches.
+
+    Scores are computed only where a term is listed (a term's norm and score per posting:
+    the same operations on each element as over the whole memory, so the same bits), and
+    read only at the admitted slots."""
     required = fusion.fts_required_matches(len(frozenset(terms)))
     if not terms or not required:
         return []
     found = [_matches(m, terms, required, condition) for m in memories]
-    documents = sum(f.documents for f in found)
+    documents = sum(len(f.candidates) for f in found)
     if not documents:
         return []
     average = fts_rank.average_length(sum(f.total_length for f in found), documents)
     weights = [
-        fts_rank.idf(documents, sum(len(f.postings[i][0]) for f in found))
-        for i in range(len(terms))
+        fts_rank.idf(documents, sum(f.frequencies[i] for f in found)) for i in range(len(terms))
     ]
-    scored: list[tuple[float, str, str, str, str]] = []
+    scored: list[tuple[float, str, tuple[str, str, str]]] = []
     for f in found:
-        if not f.documents:
+        candidates = f.candidates
+        if not len(candidates):
             continue
         memory = f.memory
-        size = len(f.admitted)
-        norms = fts_rank.length_norm(memory.lengths[:size], average)
-        score = np.zeros(size, dtype=np.float64)
+        score = np.zeros(len(memory.keys), dtype=np.float64)
+        norm_of = _norm_table(memory, average)
         for weight, (slots, tf) in zip(weights, f.postings, strict=True):
-            score[slots] += fts_rank.term_score(weight, tf, norms[slots])
-        candidates = np.flatnonzero(f.admitted)
+            lengths = memory.lengths[slots]
+            norms = (
+                norm_of[lengths]
+                if norm_of is not None
+                else fts_rank.length_norm(lengths.astype(np.float64), average)
+            )
+            score[slots] += fts_rank.term_score(weight, tf, norms)
         values = score[candidates]
         if len(candidates) > pool:  # every document scoring at least the pool-th best
-            threshold = np.partition(values, len(values) - pool)[len(values) - pool]
-            inside = values >= threshold
+            inside = values >= _pool_threshold(values, pool)
             candidates, values = candidates[inside], values[inside]
-        for slot, value in zip(candidates.tolist(), values.tolist(), strict=True):
-            key = memory.keys[slot]
-            assert key is not None  # admitted slots are live
-            scored.append((-value, memory.artifact_id, key[0], key[1], key[2]))
-    # UTF-8 byte order is code point order: string tuples sort like HitKey.sort_key().
+        # (-score, memory id, (entry id, version id, content hash)): entry ids are unique in a
+        # memory, so this sorts like (-score, HitKey.sort_key()); UTF-8 byte order is code
+        # point order. Admitted slots are live: their keys are never None.
+        keys = map(memory.keys.__getitem__, candidates.tolist())
+        scored.extend(zip((-values).tolist(), repeat(memory.artifact_id), keys))  # type: ignore[arg-type]
     scored.sort()
     return [
-        TextHit(fusion.HitKey(memory_id, entry_id, version_id), content_hash, -negated)
-        for negated, memory_id, entry_id, version_id, content_hash in scored[:pool]
+        _ranked((_hit_key((memory_id, key[0], key[1])), key[2], -negated))
+        for negated, memory_id, key in scored[:pool]
     ]
 
 
