@@ -539,27 +539,39 @@ def changes_response(item: RevisionChanges | Progress, *, now_ms: int) -> pb.Cha
 
 
 def hit_pb(hit: Hit, memory_ref: types.ArtifactRef | None = None) -> types.Hit:
-    return types.Hit(
-        memory_ref=memory_ref or artifact_ref_pb(hit.memory_ref),
-        entry_id=hit.entry_id,
-        entry_version_id=hit.entry_version_id,
-        entry_content_hash=hit.entry_content_hash,
-        kind=hit.kind,
-        text=hit.text,
-        score=hit.score,
-        matched_by=[search_channel_to_pb(c) for c in hit.matched_by],
-        description=hit.description,
-        tags=hit.tags,
-    )
+    message = types.Hit()
+    _fill_hit(message, hit, memory_ref or artifact_ref_pb(hit.memory_ref))
+    return message
+
+
+def _fill_hit(message: types.Hit, hit: Hit, memory_ref: types.ArtifactRef) -> None:
+    # Field by field rather than by keywords: protobuf's keyword constructor took 2.5x as
+    # long (8 hits: 36 -> 14 us), and a search answers one of these per hit.
+    message.memory_ref.CopyFrom(memory_ref)
+    message.entry_id = hit.entry_id
+    message.entry_version_id = hit.entry_version_id
+    message.entry_content_hash = hit.entry_content_hash
+    message.kind = hit.kind
+    message.text = hit.text
+    message.score = hit.score
+    message.matched_by.extend([_CHANNEL_TO_PB[c] for c in hit.matched_by])
+    message.description = hit.description
+    if hit.tags:
+        message.tags.extend(hit.tags)
 
 
 def search_response(result: SearchResult) -> pb.SearchResponse:
-    refs = {ref: artifact_ref_pb(ref) for ref in {h.memory_ref for h in result.hits}}
-    return pb.SearchResponse(
-        hits=[hit_pb(h, refs[h.memory_ref]) for h in result.hits],
-        mode=SEARCH_MODES.to_pb(result.mode),
-        fallback_reason=result.fallback_reason,
+    response = pb.SearchResponse(
+        mode=SEARCH_MODES.to_pb(result.mode), fallback_reason=result.fallback_reason
     )
+    refs: dict[ArtifactRef, types.ArtifactRef] = {}
+    add = response.hits.add
+    for hit in result.hits:
+        ref = refs.get(hit.memory_ref)
+        if ref is None:
+            ref = refs[hit.memory_ref] = artifact_ref_pb(hit.memory_ref)
+        _fill_hit(add(), hit, ref)
+    return response
 
 
 _CONTEXT_SECTIONS = {
