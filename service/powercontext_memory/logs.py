@@ -7,10 +7,8 @@ logger, so a request's lines can be found by its id.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -35,15 +33,21 @@ def current_request() -> RequestInfo | None:
     return _current_request.get()
 
 
-@contextlib.contextmanager
-def request_scope(request_id: str, method: str) -> Iterator[RequestInfo]:
-    """Within the block, log records (and `current_request()`) name this request."""
-    info = RequestInfo(request_id, method)
-    token = _current_request.set(info)
-    try:
-        yield info
-    finally:
-        _current_request.reset(token)
+class request_scope:  # noqa: N801 - used as a function: `with request_scope(...)`
+    """Within the block, log records (and `current_request()`) name this request. A class, not
+    a generator: it runs around every call."""
+
+    __slots__ = ("info", "_token")
+
+    def __init__(self, request_id: str, method: str) -> None:
+        self.info = RequestInfo(request_id, method)
+
+    def __enter__(self) -> RequestInfo:
+        self._token = _current_request.set(self.info)
+        return self.info
+
+    def __exit__(self, *exc: object) -> None:
+        _current_request.reset(self._token)
 
 
 class RequestContextFilter(logging.Filter):

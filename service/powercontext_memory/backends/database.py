@@ -13,9 +13,10 @@ import dataclasses
 import json
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TypeVar
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from types import TracebackType
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -250,6 +251,69 @@ def _changes(row: ChangesRow) -> RevisionChanges:
     )
 
 
+class _Reported(Generic[T]):
+    """`transaction`, each exception that leaves it reported (`report`) before it propagates.
+    A class rather than a generator-based context manager: every call goes through one."""
+
+    __slots__ = ("_transaction", "_report")
+
+    def __init__(
+        self, transaction: AbstractAsyncContextManager[T], report: Callable[[Exception], None]
+    ) -> None:
+        self._transaction = transaction
+        self._report = report
+
+    async def __aenter__(self) -> T:
+        try:
+            return await self._transaction.__aenter__()
+        except Exception as error:
+            self._report(error)
+            raise
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        try:
+            suppressed = await self._transaction.__aexit__(exc_type, exc, tb)
+        except Exception as error:  # the transaction's own ending failed, or re-raised
+            self._report(error)
+            raise
+        if isinstance(exc, Exception) and not suppressed:
+            self._report(exc)
+        return suppressed
+
+
+class _ReadScope:
+    """A reported read transaction, entered as the ReadSession over it."""
+
+    __slots__ = ("_reported", "_cache", "_versions")
+
+    def __init__(
+        self,
+        transaction: AbstractAsyncContextManager[ReadTransaction],
+        report: Callable[[Exception], None],
+        cache: RevisionCache,
+        versions: VersionCache,
+    ) -> None:
+        self._reported = _Reported(transaction, report)
+        self._cache = cache
+        self._versions = versions
+
+    async def __aenter__(self) -> ReadSession:
+        return ReadSession(await self._reported.__aenter__(), self._cache, self._versions)
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        return await self._reported.__aexit__(exc_type, exc, tb)
+
+
 class DatabaseMemoryBackend:
     """Domain-level storage on top of one StorageAdapter."""
 
@@ -276,23 +340,17 @@ class DatabaseMemoryBackend:
         # The full-text channel's per-process index of searched memories (search/text_index.py).
         self.texts = TextIndex()
 
-    @asynccontextmanager
-    async def _reporting(self, transaction: AbstractAsyncContextManager[T]) -> AsyncIterator[T]:
-        """`transaction`, reporting a failure of the database driver to the observer."""
-        try:
-            async with transaction as tx:
-                yield tx
-        except Exception as error:
-            failed = _driver_error(error, self.adapter.driver_errors)
-            if failed is not None:
-                self.observer.database_error(self.name, type(failed).__name__)
-            raise
+    def _report(self, error: Exception) -> None:
+        """A failure of the database driver (inside `error`'s chain) goes to the observer."""
+        failed = _driver_error(error, self.adapter.driver_errors)
+        if failed is not None:
+            self.observer.database_error(self.name, type(failed).__name__)
 
     def _read_tx(self) -> AbstractAsyncContextManager[ReadTransaction]:
-        return self._reporting(self.adapter.read())
+        return _Reported(self.adapter.read(), self._report)
 
     def _write_tx(self) -> AbstractAsyncContextManager[WriteTransaction]:
-        return self._reporting(self.adapter.write())
+        return _Reported(self.adapter.write(), self._report)
 
     async def load_profile(self) -> EmbeddingProfile | None:
         async with self._read_tx() as tx:
@@ -327,10 +385,8 @@ class DatabaseMemoryBackend:
             native_vector_search=adapter.native_vector_search,
         )
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[ReadSession]:
-        async with self._read_tx() as tx:
-            yield ReadSession(tx, self._cache, self._versions)
+    def read(self) -> AbstractAsyncContextManager[ReadSession]:
+        return _ReadScope(self.adapter.read(), self._report, self._cache, self._versions)
 
     def audit_read(self) -> AbstractAsyncContextManager[ReadTransaction]:
         """A snapshot for whole-database reads (verifier, export): the AuditReads as well as

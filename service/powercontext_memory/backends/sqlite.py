@@ -301,21 +301,9 @@ class SQLiteStorage:
         storage._checkpoint_task = asyncio.create_task(storage._checkpoint_loop())
         return storage
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[_SQLiteTransaction]:
+    def read(self) -> _Snapshot:
         """A snapshot: BEGIN rides along with the first query; ROLLBACK is queued, not awaited."""
-        try:
-            conn = self._idle.get_nowait()  # the common case: no timer to arm and cancel
-        except asyncio.QueueEmpty:
-            async with bounded(self.timeout, self.location, what="had no free reader"):
-                conn = await self._idle.get()
-        tx = _SQLiteTransaction(conn, "BEGIN")
-        try:
-            yield tx
-        finally:
-            if tx.begun:
-                conn.end_read()
-            self._idle.put_nowait(conn)
+        return _Snapshot(self)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[_SQLiteTransaction]:
@@ -509,6 +497,33 @@ def _setup_writer(db: Db, busy_ms: int = DEFAULT_BUSY_MS) -> None:
                 "run the offline migration first"
             )
     _backfill_head_kinds(db)
+
+
+class _Snapshot:
+    """A read transaction on a free reader (waiting for one within the timeout), given back
+    when the block ends. A class rather than a generator-based context manager: every search
+    enters one."""
+
+    __slots__ = ("_storage", "_conn", "_tx")
+
+    def __init__(self, storage: SQLiteStorage) -> None:
+        self._storage = storage
+
+    async def __aenter__(self) -> _SQLiteTransaction:
+        storage = self._storage
+        try:
+            conn = storage._idle.get_nowait()  # the common case: no timer to arm and cancel
+        except asyncio.QueueEmpty:
+            async with bounded(storage.timeout, storage.location, what="had no free reader"):
+                conn = await storage._idle.get()
+        self._conn = conn
+        self._tx = _SQLiteTransaction(conn, "BEGIN")
+        return self._tx
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._tx.begun:
+            self._conn.end_read()
+        self._storage._idle.put_nowait(self._conn)
 
 
 class _SQLiteTransaction(PortableReads):

@@ -26,7 +26,7 @@ import inspect
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import aclosing, asynccontextmanager
+from contextlib import aclosing
 from typing import Any, Protocol
 
 import grpc
@@ -179,7 +179,7 @@ class _Call:
 
     def _unary(self, behavior: Behavior) -> Behavior:
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            async with self._observed(context):
+            with self._observed(context):
                 await _refuse_undecodable(request, context)
                 response = await behavior(request, context)
                 # With the status, in the same batch: sending initial metadata of its own
@@ -195,7 +195,7 @@ class _Call:
         # suspended when a write fails, to be finalized whenever, elsewhere; here the
         # servicer's generator is closed as soon as the stream ends, however it ends.
         async def streaming(request: Any, context: grpc.aio.ServicerContext) -> None:
-            async with self._observed(context):
+            with self._observed(context):
                 # Once per stream, before any message: a follower knows its id at once.
                 await context.send_initial_metadata(((REQUEST_ID_KEY, self.request_id),))
                 await _refuse_undecodable(request, context)
@@ -211,7 +211,7 @@ class _Call:
     def unimplemented_handler(self) -> grpc.RpcMethodHandler:
         # stream-stream fits any call shape and reads nothing.
         async def unimplemented(requests: AsyncIterator[bytes], context: Any) -> None:
-            async with self._observed(context, known=False):
+            with self._observed(context, known=False):
                 await context.abort(
                     grpc.StatusCode.UNIMPLEMENTED,
                     "Method not found!",
@@ -222,30 +222,8 @@ class _Call:
 
     # -- the observation ------------------------------------------------------------------------
 
-    @asynccontextmanager
-    async def _observed(
-        self, context: grpc.aio.ServicerContext, *, known: bool = True
-    ) -> AsyncIterator[None]:
-        tracer = self.interceptor.tracer
-        code = grpc.StatusCode.OK
-        with request_scope(self.request_id, self.method):
-            span = None
-            if tracer is not None and known:  # unknown methods: client-made names, unbounded
-                span = tracer.start(self.method, self.request_id, self.metadata)
-            try:
-                yield
-                code = context.code() or grpc.StatusCode.OK  # a handler may set_code
-            except asyncio.CancelledError:
-                code = grpc.StatusCode.CANCELLED
-                raise
-            except BaseException:
-                # An abort (AbortError) carries its code; grpc sends UNKNOWN for the rest.
-                code = context.code() or grpc.StatusCode.UNKNOWN
-                raise
-            finally:
-                if span is not None:
-                    span.end(code)
-                self._finish(code, known)
+    def _observed(self, context: grpc.aio.ServicerContext, *, known: bool = True) -> _Observation:
+        return _Observation(self, context, known)
 
     def _finish(self, code: grpc.StatusCode, known: bool) -> None:
         seconds = time.perf_counter() - self.started
@@ -262,6 +240,46 @@ class _Call:
         if metrics is not None:
             service, method = _labels(self.method) if known else (UNKNOWN_METHOD, UNKNOWN_METHOD)
             metrics.observe_request(service, method, code.name, seconds)
+
+
+class _Observation:
+    """One call's request scope (log records name it), optional span, and on exit its status
+    code counted and logged. A class rather than a generator-based context manager: it runs
+    around every call, and nothing in it awaits."""
+
+    __slots__ = ("call", "context", "known", "scope", "span")
+
+    def __init__(self, call: _Call, context: grpc.aio.ServicerContext, known: bool) -> None:
+        self.call = call
+        self.context = context
+        self.known = known
+        self.scope = request_scope(call.request_id, call.method)
+        self.span: RpcSpan | None = None
+
+    def __enter__(self) -> None:
+        self.scope.__enter__()
+        tracer = self.call.interceptor.tracer
+        if tracer is not None and self.known:  # unknown methods: client-made names, unbounded
+            try:
+                self.span = tracer.start(self.call.method, self.call.request_id, self.call.metadata)
+            except BaseException:
+                self.scope.__exit__(None, None, None)
+                raise
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: object, tb: object) -> None:
+        try:
+            if exc_type is None:
+                code = self.context.code() or grpc.StatusCode.OK  # a handler may set_code
+            elif issubclass(exc_type, asyncio.CancelledError):
+                code = grpc.StatusCode.CANCELLED
+            else:
+                # An abort (AbortError) carries its code; grpc sends UNKNOWN for the rest.
+                code = self.context.code() or grpc.StatusCode.UNKNOWN
+            if self.span is not None:
+                self.span.end(code)
+            self.call._finish(code, self.known)
+        finally:
+            self.scope.__exit__(None, None, None)
 
 
 async def _refuse_undecodable(request: Any, context: grpc.aio.ServicerContext) -> None:
