@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -305,13 +305,8 @@ class _ReadScope:
     async def __aenter__(self) -> ReadSession:
         return ReadSession(await self._reported.__aenter__(), self._cache, self._versions)
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        return await self._reported.__aexit__(exc_type, exc, tb)
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        return await self._reported.__aexit__(*exc)
 
 
 class DatabaseMemoryBackend:
