@@ -60,6 +60,7 @@ from .spi import (
 )
 from .timeouts import bounded
 from .version_cache import VersionCache
+from .version_warming import VersionWarmer
 
 # Test seam: called with a step name inside the commit transaction ("checked", "request" when
 # the write records a request id, "revision", "head", "versions", "projection"); raising there
@@ -327,6 +328,8 @@ class DatabaseMemoryBackend:
         self.observer: ServiceObserver = NO_OBSERVER
         self._cache = RevisionCache()
         self._versions = VersionCache()
+        # Fills _versions with a memory's versions on its first search (version_warming.py).
+        self.version_warmer = VersionWarmer(self.read, self._versions)
         self._write_lock = _WriterLock(adapter)
         self.history_page = HISTORY_PAGE
         # The database's fixed embedding profile (None until one is fixed) and its vectors.
@@ -491,6 +494,7 @@ class DatabaseMemoryBackend:
             after = keys[-1]
 
     async def close(self) -> None:
+        await self.version_warmer.close()
         await self.adapter.close()
 
     # -- writes ---------------------------------------------------------------------------------

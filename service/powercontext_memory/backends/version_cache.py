@@ -31,6 +31,14 @@ class VersionCache:
         self._items: OrderedDict[str, EntryVersion] = OrderedDict()
         self._bytes = 0
 
+    def fits(self, count: int) -> bool:
+        """Whether `count` more versions would fit without evicting any (at least their
+        overhead: texts are not known before they are read)."""
+        return count * _OVERHEAD <= self.max_bytes - self._bytes
+
+    def __contains__(self, version_id: str) -> bool:
+        return version_id in self._items
+
     def get(self, version_id: str) -> EntryVersion | None:
         found = self._items.get(version_id)
         if found is not None:

@@ -76,6 +76,7 @@ class Searcher:
         )
         if key is not None and (cached := self.answers.get(key)) is not None:
             return cached, plan
+        self.backend.version_warmer.warm(heads)  # once per memory: hits' versions from memory
         condition = head_condition(filters)
         channels: list[Channel] = []
         if plan.fts and terms:
