@@ -39,17 +39,14 @@ $(NODE_CLIENT)/node_modules/.npm-ci: $(NODE_CLIENT)/package.json $(NODE_CLIENT)/
 # The OceanBase half of the suite runs on a real seekdb server that scripts/seekdb.py starts on
 # 127.0.0.1 with its own data directory and stops afterwards, also when tests fail.
 SEEKDB_DIR ?= .seekdb
-test: $(VENV)/.dev $(NODE_CLIENT)/node_modules/.npm-ci
-	$(BIN)/buf lint
-	$(BIN)/ruff check service clients/python tests bench scripts
-	$(BIN)/mypy
-	$(BIN)/hadolint Dockerfile
+test: lint $(NODE_CLIENT)/node_modules/.npm-ci
 	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q
 	cd $(NODE_CLIENT) && POWERCONTEXT_SERVER_COMMAND=$(CURDIR)/$(BIN)/powercontext-memory npm test
 
 lint: $(VENV)/.dev
 	$(BIN)/buf lint
 	$(BIN)/ruff check service clients/python tests bench scripts
+	$(BIN)/ruff format --check service clients/python tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/hadolint Dockerfile
 

@@ -150,7 +150,6 @@ def test_analysis_is_idempotent_on_words(text: str) -> None:
             assert analyze(token) == [token]
 
 
-
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
 def test_ascii_text_takes_the_fast_path_to_the_same_tokens(text: str) -> None:
     # analyze() answers ASCII text with one regex; the per-character path must agree on

@@ -96,9 +96,8 @@ class ModelExtractor:
     async def extract(self, request: ExtractionInput) -> Extraction:
         body = self.request_body(request)
         try:
-            answer = await asyncio.wait_for(
-                asyncio.to_thread(self._post, body), timeout=self._timeout
-            )
+            async with asyncio.timeout(self._timeout):  # not wait_for: see embedding/http.py
+                answer = await asyncio.to_thread(self._post, body)
             return Extraction(candidates=parse_candidates(answer, request))
         except (OSError, TimeoutError, ValueError, KeyError, TypeError) as error:
             logger.warning("model extractor %s failed, no model candidates: %s", self._url, error)

@@ -116,10 +116,11 @@ class OpenAIEmbedder:
 
     async def _embed_batch(self, texts: list[str]) -> tuple[npt.NDArray[np.float32], int]:
         try:
-            # The socket timeout bounds each connect/read; wait_for bounds the whole request.
-            return await asyncio.wait_for(
-                asyncio.to_thread(self._embed_batch_blocking, texts), timeout=self._timeout
-            )
+            # The socket timeout bounds each connect/read; this one the whole request.
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
+            # arrives as the thread finishes (see notifier.py).
+            async with asyncio.timeout(self._timeout):
+                return await asyncio.to_thread(self._embed_batch_blocking, texts)
         except TimeoutError as exc:
             raise self._error(f"request timed out after {self._timeout:g}s") from exc
 
