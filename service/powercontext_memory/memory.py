@@ -76,6 +76,7 @@ from .listing import GET_MEMORY_MAX_BYTES, checked_filter, estimated_size
 from .merging import MergeOperations
 from .notifier import HeadWatcher
 from .observer import NO_OBSERVER, ServiceObserver
+from .search.modes import Plan
 from .search.searcher import Searcher
 from .security.caller import current_caller
 from .security.secrets import content_text, find_secret
@@ -750,13 +751,17 @@ class MemoryService:
         started = time.perf_counter()
         query_vector, problem = await self._query_vector(query, mode)
         embedded = time.perf_counter()
-        async with self.backend.read() as session:
+
+        async def search_heads(session: ReadSession) -> tuple[list[Hit], Plan]:
             heads = await session.heads([r.artifact_id for r in refs])
             for i, ref in enumerate(memories):
                 require_head(f"memories[{i}]", ref, heads.get(ref.artifact_id))
-            hits, plan = await self.searcher.run(
+            return await self.searcher.run(
                 session, refs, query, limit, mode, query_vector, problem, filters, min_score
             )
+
+        # Warm indexes read nothing but the heads: one statement, no transaction to begin.
+        hits, plan = await self.backend.optimistic_read(search_heads)
         return SearchResult(
             hits,
             plan.mode,

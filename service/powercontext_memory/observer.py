@@ -25,6 +25,9 @@ class ServiceObserver:
     def database_error(self, backend: str, error: str) -> None:
         """The database driver failed (`error` is the exception's class name)."""
 
+    def snapshot_moved(self, backend: str) -> None:
+        """An optimistic read was run again: a commit moved its first answer meanwhile."""
+
     def embedded(self, purpose: str, outcome: str, seconds: float) -> None:
         """One call to the embedding model: purpose commit|query|rebuild, outcome ok|error."""
 

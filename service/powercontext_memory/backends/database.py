@@ -54,6 +54,7 @@ from .spi import (
     ReadTransaction,
     RevisionExistsError,
     RevisionRow,
+    SnapshotMovedError,
     StorageAdapter,
     WriteRequestRow,
     WriteTransaction,
@@ -385,6 +386,22 @@ class DatabaseMemoryBackend:
 
     def read(self) -> AbstractAsyncContextManager[ReadSession]:
         return _ReadScope(self.adapter.read(), self._report, self._cache, self._versions)
+
+    async def optimistic_read(self, body: Callable[[ReadSession], Awaitable[T]]) -> T:
+        """`body` over a read that begins its snapshot only if a second statement is needed
+        (StorageAdapter.read); when a commit moved the first statement's answer meanwhile,
+        `body` runs once more over a plain snapshot. `body` only reads, so a second run is
+        safe. The search path: warm, it reads nothing but its heads."""
+        try:
+            scope = _ReadScope(
+                self.adapter.read(optimistic=True), self._report, self._cache, self._versions
+            )
+            async with scope as session:
+                return await body(session)
+        except SnapshotMovedError:
+            self.observer.snapshot_moved(self.name)
+        async with self.read() as session:
+            return await body(session)
 
     def audit_read(self) -> AbstractAsyncContextManager[ReadTransaction]:
         """A snapshot for whole-database reads (verifier, export): the AuditReads as well as

@@ -27,6 +27,12 @@ class RevisionExistsError(Exception):
         self.revision = revision
 
 
+class SnapshotMovedError(Exception):
+    """An optimistic read (StorageAdapter.read) needed a second statement, and inside the
+    snapshot begun for it the first statement no longer gives the answer it gave alone: a
+    commit landed in between. Nothing read so far belongs to that snapshot; read again."""
+
+
 @dataclass(frozen=True, slots=True)
 class RevisionRow:
     artifact_id: str
@@ -502,7 +508,13 @@ class StorageAdapter(Protocol):
         """Why vectors failed the adapter's start-up probe ("" when they work)."""
         ...
 
-    def read(self) -> AbstractAsyncContextManager[ReadTransaction]: ...
+    def read(self, *, optimistic: bool = False) -> AbstractAsyncContextManager[ReadTransaction]:
+        """A consistent snapshot. `optimistic`: an adapter whose transaction costs round trips
+        may run the first statement alone (its own snapshot) and begin the transaction only
+        when a second statement follows, re-running the first inside it; if that answer
+        differs, the second statement raises SnapshotMovedError. A read of one statement then
+        costs one round trip."""
+        ...
 
     def write(self) -> AbstractAsyncContextManager[WriteTransaction]: ...
 

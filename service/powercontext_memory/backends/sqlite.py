@@ -301,8 +301,9 @@ class SQLiteStorage:
         storage._checkpoint_task = asyncio.create_task(storage._checkpoint_loop())
         return storage
 
-    def read(self) -> _Snapshot:
-        """A snapshot: BEGIN rides along with the first query; ROLLBACK is queued, not awaited."""
+    def read(self, *, optimistic: bool = False) -> _Snapshot:
+        """A snapshot: BEGIN rides along with the first query; ROLLBACK is queued, not awaited.
+        So a read of one statement is one hop already, and `optimistic` changes nothing."""
         return _Snapshot(self)
 
     @asynccontextmanager

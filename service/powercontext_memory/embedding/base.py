@@ -8,9 +8,11 @@ a model that is down only means entries are committed without vectors.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, TypeVar
 
 import numpy as np
@@ -45,6 +47,22 @@ class EmbeddingUnavailableError(Exception):
 
 class ModelIntegrityError(RuntimeError):
     """A local model file is missing, unreadable or not the pinned file (sha256 mismatch)."""
+
+
+def read_verified(path: Path, expected_sha256: str) -> bytes:
+    """The bytes of a local model file, if their sha256 is the pinned one (ModelIntegrityError
+    otherwise): what runs is what was checked."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ModelIntegrityError(f"cannot read embedding model file {path}: {exc}") from exc
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected_sha256.lower():
+        raise ModelIntegrityError(
+            f"embedding model file {path} is corrupted or not the expected model: "
+            f"sha256 {actual}, expected {expected_sha256}"
+        )
+    return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,6 @@ length to save padding work.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import threading
 from collections.abc import Sequence
 from importlib import resources
@@ -32,6 +31,7 @@ from .base import (
     EmbeddingUnavailableError,
     InferenceThread,
     ModelIntegrityError,
+    read_verified,
 )
 
 if TYPE_CHECKING:
@@ -57,20 +57,6 @@ def minilm_profile() -> EmbeddingProfile:
         distance="l2",
         normalization="l2",
     )
-
-
-def _read_verified(path: Path, expected_sha256: str) -> bytes:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ModelIntegrityError(f"cannot read embedding model file {path}: {exc}") from exc
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != expected_sha256.lower():
-        raise ModelIntegrityError(
-            f"embedding model file {path} is corrupted or not the expected model: "
-            f"sha256 {actual}, expected {expected_sha256}"
-        )
-    return data
 
 
 def _load_tokenizer(path: Path | None) -> tokenizers.Tokenizer:
@@ -208,7 +194,7 @@ class MiniLMEmbedder:
                 raise
 
     def _load_blocking(self) -> _Runtime:
-        model = _read_verified(self._model_path, self._expected_sha256)
+        model = read_verified(self._model_path, self._expected_sha256)
         try:
             tokenizer = _load_tokenizer(self._tokenizer_path)
             session = _load_session(model, self._intra_op_threads)

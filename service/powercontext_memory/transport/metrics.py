@@ -83,6 +83,12 @@ class PrometheusMetrics(ServiceObserver):
             ["backend", "error"],
             registry=registry,
         )
+        self.snapshot_retries = Counter(
+            "powercontext_read_retries",
+            "Searches read again over a plain snapshot: a commit moved their heads meanwhile",
+            ["backend"],
+            registry=registry,
+        )
         self.embedding_seconds = Histogram(
             "powercontext_embedding_duration_seconds",
             "Embedding model calls, by purpose (commit, query, rebuild) and outcome (ok, error)",
@@ -115,6 +121,9 @@ class PrometheusMetrics(ServiceObserver):
 
     def database_error(self, backend: str, error: str) -> None:
         self.database_errors.labels(backend, error).inc()
+
+    def snapshot_moved(self, backend: str) -> None:
+        self.snapshot_retries.labels(backend).inc()
 
     def embedded(self, purpose: str, outcome: str, seconds: float) -> None:
         self.embedding_seconds.labels(purpose, outcome).observe(seconds)
