@@ -513,7 +513,8 @@ class StorageAdapter(Protocol):
         may run the first statement alone (its own snapshot) and begin the transaction only
         when a second statement follows, re-running the first inside it; if that answer
         differs, the second statement raises SnapshotMovedError. A read of one statement then
-        costs one round trip."""
+        costs one round trip. Sound only where equal first answers mean equal states: the heads
+        (each names its revision, and all else a search reads is keyed on revisions)."""
         ...
 
     def write(self) -> AbstractAsyncContextManager[WriteTransaction]: ...
