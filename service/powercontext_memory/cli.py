@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .app import DEFAULT_DATABASE, open_service
@@ -26,7 +27,10 @@ from .embedding.factory import (
     AUTO,
     DEFAULT_API_KEY_ENV,
     EMBEDDING_KINDS,
+    MODEL_CACHE_OFF,
     EmbeddingConfig,
+    default_model_cache,
+    model_cache_directory,
     open_embedding_model,
 )
 from .logs import LOG_FORMATS, configure_logging
@@ -81,6 +85,7 @@ ENV_EMBEDDING = "POWERCONTEXT_EMBEDDING"
 ENV_EMBEDDING_URL = "POWERCONTEXT_EMBEDDING_URL"
 ENV_EMBEDDING_MODEL = "POWERCONTEXT_EMBEDDING_MODEL"
 ENV_EMBEDDING_DIMENSION = "POWERCONTEXT_EMBEDDING_DIMENSION"
+ENV_MODEL_CACHE = "POWERCONTEXT_MODEL_CACHE"
 
 
 def _embedding_arguments(parser: argparse.ArgumentParser, default: str = "none") -> None:
@@ -110,6 +115,23 @@ def _embedding_arguments(parser: argparse.ArgumentParser, default: str = "none")
         default=os.environ.get(ENV_EMBEDDING_DIMENSION),
         help=f"http: vector dimension (env {ENV_EMBEDDING_DIMENSION})",
     )
+    parser.add_argument(
+        "--model-cache",
+        type=model_cache_argument,
+        default=os.environ.get(ENV_MODEL_CACHE, default_model_cache()),
+        metavar="DIR",
+        help="multilingual: directory its 65 MB token table is mapped from (written there from "
+        "the verified weights; only the rows in use stay in memory), or "
+        f"{MODEL_CACHE_OFF} to hold it in the heap (env {ENV_MODEL_CACHE}, default "
+        "$XDG_CACHE_HOME/powercontext-memory or ~/.cache/powercontext-memory)",
+    )
+
+
+def model_cache_argument(text: str) -> Path | None:
+    try:
+        return model_cache_directory(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 async def _embedding_config(
@@ -131,6 +153,7 @@ async def _embedding_config(
         url=args.embedding_url,
         model=args.embedding_model,
         dimension=int(dimension) if dimension is not None else None,
+        model_cache=args.model_cache,
     )
 
 

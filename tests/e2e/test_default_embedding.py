@@ -13,6 +13,7 @@ import grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
+from powercontext_memory.embedding.multilingual import TABLE_FILE
 
 from ..serving import SERVER_COMMAND, SERVING_LINE, run_admin, serve_process, server_env
 
@@ -39,10 +40,11 @@ async def _remember_and_search(port: int, query: str) -> pb.SearchResponse:
 async def test_serve_gives_a_new_database_multilingual_hybrid_search(tmp_path: Path) -> None:
     # The real default: no --embedding at all (tests/serving.py would add `none`).
     database = tmp_path / "new.sqlite3"
+    table = tmp_path / "xdg" / "powercontext-memory" / TABLE_FILE
     proc = subprocess.Popen(
         [SERVER_COMMAND, "serve", "--listen", "127.0.0.1:0", "--database", str(database)],
         cwd=tmp_path,
-        env=server_env(),
+        env=server_env({"XDG_CACHE_HOME": str(tmp_path / "xdg")}),
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -52,6 +54,8 @@ async def test_serve_gives_a_new_database_multilingual_hybrid_search(tmp_path: P
         line = proc.stdout.readline()
         match = SERVING_LINE.match(line)
         assert match and "vectors: use-multilingual-v3" in line, line
+        # Its token table is served from the default model cache, mapped, not from the heap.
+        assert str(table) in Path(f"/proc/{proc.pid}/maps").read_text()
         # A Chinese question finds the English entry: no shared word, only meaning.
         found = await _remember_and_search(int(match[1]), "推代码之前要做哪些检查？")
     finally:

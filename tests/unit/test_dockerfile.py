@@ -96,6 +96,8 @@ def test_runtime_runs_as_a_fixed_non_root_user_with_data_in_a_volume() -> None:
     assert volumes in (["/data"], ['["/data"]'])
     env = _env(runtime)
     assert env["POWERCONTEXT_DATABASE"].startswith("/data/")
+    # The model's table file goes where user 10001 can write (else it stays in the heap).
+    assert env["POWERCONTEXT_MODEL_CACHE"].startswith("/data/")
 
 
 def test_runtime_serves_on_all_interfaces_with_a_cli_healthcheck() -> None:

@@ -24,6 +24,7 @@ from powercontext_memory.embedding.factory import EmbeddingConfig, open_embeddin
 from powercontext_memory.embedding.multilingual import (
     DIMENSION,
     MAX_CHARS,
+    TABLE_FILE,
     TOKENIZER_FILE,
     WEIGHTS_FILE,
     MultilingualEmbedder,
@@ -102,6 +103,26 @@ async def test_long_texts_are_cut_to_max_chars(embedder: MultilingualEmbedder) -
     head = "数据库迁移必须向后兼容。" * (MAX_CHARS // 12 + 1)
     vectors = (await embedder.embed([head[:MAX_CHARS], head + "tail that is never read"])).vectors
     np.testing.assert_array_equal(vectors[0], vectors[1])
+
+
+async def test_a_mapped_token_table_gives_the_same_vectors(
+    embedder: MultilingualEmbedder, tmp_path: Path
+) -> None:
+    # Through the factory, as `serve --model-cache DIR` opens it.
+    mapped = await open_embedding_model(
+        EmbeddingConfig(kind="multilingual", model_cache=tmp_path / "cache")
+    )
+    assert isinstance(mapped, MultilingualEmbedder)
+    try:
+        texts = [QUERY, *ANSWERS, *UNRELATED, "ünïcödé 日本語 🙂"]
+        expected = (await embedder.embed(texts)).vectors
+        np.testing.assert_array_equal((await mapped.embed(texts)).vectors, expected)
+        assert mapped._runtime is not None
+        table = mapped._runtime.backend.table
+        assert not table.flags.writeable and table.shape == (128_010, 512)
+        assert (tmp_path / "cache" / TABLE_FILE).stat().st_size == table.nbytes
+    finally:
+        await mapped.close()
 
 
 async def test_a_corrupted_weights_file_is_refused(tmp_path: Path) -> None:

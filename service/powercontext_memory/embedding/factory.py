@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final, Literal
 
 from ..domain.models import EmbeddingProfile
@@ -18,6 +19,29 @@ EMBEDDING_KINDS: Final = ("none", "minilm", "multilingual", "http")
 # Not a model: the CLI resolves it per database (embedding_choice.py) before anything opens.
 AUTO: Final = "auto"
 DEFAULT_API_KEY_ENV: Final = "POWERCONTEXT_EMBEDDING_API_KEY"
+# --model-cache value that keeps every table of a local model in the heap.
+MODEL_CACHE_OFF: Final = "off"
+
+
+def default_model_cache() -> str:
+    """Where a local model's derived files go unless told: the user's cache directory ("off"
+    for a user without a home directory)."""
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):  # no HOME and no passwd entry
+            return MODEL_CACHE_OFF
+    return str(Path(base) / "powercontext-memory")
+
+
+def model_cache_directory(value: str) -> Path | None:
+    """A --model-cache value as a directory, or None for "off"."""
+    if value == MODEL_CACHE_OFF:
+        return None
+    if not value:
+        raise ValueError(f"model cache must be a directory or {MODEL_CACHE_OFF!r}")
+    return Path(value).expanduser()
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +56,8 @@ class EmbeddingConfig:
     # Defaults: "minilm-l6-v2-int8" for MiniLM, "use-multilingual-v3" for multilingual,
     # f"http:{model}:{dimension}" for HTTP.
     profile_id: str | None = None
+    # Multilingual only: its token table is mapped from a file here (None: held in the heap).
+    model_cache: Path | None = None
 
 
 async def open_embedding_model(config: EmbeddingConfig) -> EmbeddingModel | None:
@@ -82,7 +108,7 @@ async def _open_multilingual(config: EmbeddingConfig) -> EmbeddingModel:
             "pip install 'powercontext-memory[multilingual]'"
         ) from error
     _check_fixed_profile(config, multilingual_profile(), "multilingual")
-    return await MultilingualEmbedder.open()
+    return await MultilingualEmbedder.open(table_cache=config.model_cache)
 
 
 def _check_fixed_profile(config: EmbeddingConfig, profile: EmbeddingProfile, kind: str) -> None:

