@@ -1,11 +1,13 @@
 """PrepareContext: the block of active entries an agent gets before its next task.
 
 Validation and reads; the block's shape, order and budget are domain/context_block.py. All
-three sections are read in one read session at the heads named in the response:
+three sections are read in one read session at the heads named in the response (an
+optimistic one, as Search's: at warm heads, the heads read is its only statement):
 
 - RULES: active constraints and preferences, found through the head projection joined with
-  the versions' kind (one statement), confirmed against the authoritative head manifest, and
-  their text read (verified) only for rows whose line could still fit the budget.
+  the versions' kind (one statement, once per memory revision and process:
+  backends/kind_rows_cache.py), confirmed against the authoritative head manifest, and
+  their text taken from verified versions only for rows whose line could still fit.
 - RELEVANT: the query's search hits (the Search path, mode AUTO), minus entries already listed.
 - RECENT_NOTES: the most recently written active working notes not already listed.
 
@@ -23,12 +25,13 @@ import numpy.typing as npt
 
 from .api import SearchMode
 from .backends.database import ReadSession
+from .backends.kind_rows_cache import KindRowsCache
 from .backends.spi import HeadKindRow
 from .domain import analyzer, validation
 from .domain import context_block as cb
 from .domain.canonical import nfc
 from .domain.errors import CapabilityNotSupportedError, InvalidArgumentError
-from .domain.models import ArtifactRef, Citation, EntryState
+from .domain.models import ArtifactRef, Citation, EntryState, MemoryContent
 from .memory import MemoryService, require_head
 
 MAX_MEMORIES = 32
@@ -76,11 +79,14 @@ async def prepare_context(
 ) -> PreparedContext:
     check_memories(memories)
     query = check_query(query)
-    packer = cb.Packer(check_budget(budget_bytes))
+    budget = check_budget(budget_bytes)
     query_vector, problem = (
         await service._query_vector(query, SearchMode.AUTO) if query else (None, "")
     )
-    async with service.backend.read() as session:
+    kind_rows = service.backend.kind_rows
+
+    async def block_at_heads(session: ReadSession) -> PreparedContext:
+        packer = cb.Packer(budget)
         found = await session.heads(list(dict.fromkeys(r.artifact_id for r in memories)))
         for i, ref in enumerate(memories):
             head = found.get(ref.artifact_id)
@@ -89,7 +95,7 @@ async def prepare_context(
         heads = list(
             dict.fromkeys(ArtifactRef(r.artifact_id, found[r.artifact_id]) for r in memories)
         )
-        rows = await _confirmed_rows(session, heads, (*cb.RULE_KINDS, cb.NOTE_KIND))
+        rows = await _confirmed_rows(session, kind_rows, heads, (*cb.RULE_KINDS, cb.NOTE_KIND))
         order = {h.artifact_id: i for i, h in enumerate(heads)}
         head_of = {h.artifact_id: h for h in heads}
         listed: set[tuple[str, str]] = set()
@@ -118,28 +124,54 @@ async def prepare_context(
             ),
         )[: cb.RECENT_NOTES_LIMIT]
         await _offer_rows(session, packer, notes, head_of, cb.Section.RECENT_NOTES, listed)
-    block = packer.block()
-    return PreparedContext(block.text, block.lines, tuple(heads), block.omitted)
+        block = packer.block()
+        return PreparedContext(block.text, block.lines, tuple(heads), block.omitted)
+
+    # Warm (rows cached at these heads, versions verified, indexes current), a call reads
+    # nothing but the heads: one statement, no transaction begun (as Search).
+    return await service.backend.optimistic_read(block_at_heads)
 
 
 async def _confirmed_rows(
-    session: ReadSession, heads: Sequence[ArtifactRef], kinds: Sequence[str]
+    session: ReadSession,
+    cache: KindRowsCache,
+    heads: Sequence[ArtifactRef],
+    kinds: tuple[str, ...],
 ) -> list[HeadKindRow]:
     """Projection rows of these kinds that the head manifests confirm (active, same version,
-    same hash); a projection row not backed by the manifest is never used (as in Search)."""
-    rows = await session.tx.head_rows_of_kinds([h.artifact_id for h in heads], kinds)
-    by_memory = {h.artifact_id: (await session.revision(h)).content for h in heads}
-    out = []
-    for row in rows:
-        entry = by_memory[row.memory_artifact_id].entry(row.entry_id)
-        if (
-            entry is not None
-            and entry.state is EntryState.ACTIVE
-            and entry.entry_version_id == row.entry_version_id
-            and entry.entry_content_hash == row.entry_content_hash
-        ):
-            out.append(row)
+    same hash); a projection row not backed by the manifest is never used (as in Search).
+    A memory's rows at a revision are read once per process (backends/kind_rows_cache.py)."""
+    out: list[HeadKindRow] = []
+    unread: dict[str, list[HeadKindRow]] = {}
+    for head in heads:
+        cached = cache.get((head.artifact_id, head.revision, kinds))
+        if cached is None:
+            unread[head.artifact_id] = []
+        else:
+            out.extend(cached)
+    if not unread:
+        return out
+    for row in await session.tx.head_rows_of_kinds(list(unread), kinds):
+        if row.memory_artifact_id in unread:
+            unread[row.memory_artifact_id].append(row)
+    for head in heads:
+        if head.artifact_id not in unread:
+            continue
+        content = (await session.revision(head)).content
+        confirmed = [r for r in unread[head.artifact_id] if _backed(content, r)]
+        cache.put((head.artifact_id, head.revision, kinds), confirmed)
+        out.extend(confirmed)
     return out
+
+
+def _backed(content: MemoryContent, row: HeadKindRow) -> bool:
+    entry = content.entry(row.entry_id)
+    return (
+        entry is not None
+        and entry.state is EntryState.ACTIVE
+        and entry.entry_version_id == row.entry_version_id
+        and entry.entry_content_hash == row.entry_content_hash
+    )
 
 
 async def _offer_rows(
@@ -158,7 +190,10 @@ async def _offer_rows(
     while pending:
         batch, hopeless = cb.next_batch([least[i] for i in pending], packer.room)
         chosen = [pending[j] for j in batch]
-        versions = await session.versions([rows[i].entry_version_id for i in chosen])
+        # As for search hits: the head manifest confirmed each row's version and hash, and
+        # a version this process verified before is taken from its cache.
+        wanted = [rows[i].entry_version_id for i in chosen]
+        versions = await session.versions(wanted, verified_before=True)
         packer.omit(len(hopeless))
         for i in chosen:
             row = rows[i]

@@ -4,8 +4,11 @@ and every input error with its field."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from powercontext_memory.backends.sql_reads import PortableReads
 from powercontext_memory.domain import context_block as cb
 from powercontext_memory.domain.errors import (
     FailedPreconditionError,
@@ -259,3 +262,50 @@ async def test_memory_must_exist_and_a_revision_must_be_the_head(service: Memory
     with pytest.raises(InvalidArgumentError) as bad:
         await service.prepare_context([ArtifactRef("mem_art_x", -1)], "", 0)
     assert bad.value.field == "memories[0].revision"
+
+
+async def test_a_call_at_an_unchanged_head_reads_the_rules_once(
+    service: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule and note rows of a revision are read and confirmed once per process
+    (backends/kind_rows_cache.py); the answer does not change for it."""
+    memory, _ = await build(service)
+    reads: list[tuple[str, ...]] = []
+    read_rows = PortableReads.head_rows_of_kinds
+
+    async def counted(self: PortableReads, artifact_ids: Any, kinds: Any) -> Any:
+        reads.append(tuple(artifact_ids))
+        return await read_rows(self, artifact_ids, kinds)
+
+    monkeypatch.setattr(PortableReads, "head_rows_of_kinds", counted)
+    first = await service.prepare_context(head(memory), "docs", 0)
+    again = await service.prepare_context(head(memory), "docs", 0)
+    assert reads == [(memory.artifact_id,)]
+    assert first == again and first.lines
+    newer = ref(await service.remember(memory, [], [], [add("Sign every commit.", "constraint")]))
+    third = await service.prepare_context(head(newer), "docs", 0)
+    assert reads == [(memory.artifact_id,)] * 2  # a new head is read again
+    assert third.memories == (newer,) and "Sign every commit." in third.block
+
+
+async def test_rules_changed_by_another_server_show_at_the_next_call(harness: Harness) -> None:
+    """A server that has the rows of an older head cached sees another server's commit: the
+    heads read names the new revision, whose rows it has not read."""
+    service = harness.service
+    assert service is not None
+    memory, names = await build(service)
+    before = await service.prepare_context(head(memory), "", 0)
+    assert "site/ by hand" in before.block
+    other = await harness.open()  # a second server on the same database
+    harness.service = service  # the fixture closes the first one
+    try:
+        forgotten = ref(await other.forget(memory, [names["site"]], None))
+        newer = ref(
+            await other.remember(forgotten, [], [], [add("Sign every commit.", "constraint")])
+        )
+    finally:
+        await other.close()
+    after = await service.prepare_context(head(memory), "", 0)
+    assert after.memories == (newer,)
+    assert "Sign every commit." in after.block and "site/ by hand" not in after.block
+    assert {line.citation.memory_ref for line in after.lines} == {newer}

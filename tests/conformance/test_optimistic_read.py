@@ -132,6 +132,31 @@ async def test_search_racing_a_commit_answers_one_state(
     ]
 
 
+async def test_prepare_context_racing_a_commit_answers_one_state(
+    harness: Harness, service: MemoryService, other: MemoryService
+) -> None:
+    """PrepareContext reads optimistically too: a commit from another server right after its
+    heads read gives a block wholly at the old head (SQLite) or wholly at the new one
+    (OceanBase, read again), every line citing the revision the block names."""
+    first = ref(await create(other, "the deploy script lives in tools"))
+    raced = CommitAfterHeadsRead(
+        service,
+        lambda: other.remember(
+            first, [], [], [add("Always deploy with make release.", "constraint")]
+        ),
+    )
+    with raced:
+        prepared = await service.prepare_context([ArtifactRef(first.artifact_id, 0)], "deploy", 0)
+    if RUNS_FIRST_STATEMENT_ALONE[harness.backend]:
+        assert prepared.memories == (ArtifactRef(first.artifact_id, 2),)
+        assert "Always deploy with make release." in prepared.block
+    else:
+        assert prepared.memories == (first,)
+        assert "make release" not in prepared.block
+    assert "the deploy script lives in tools" in prepared.block
+    assert {line.citation.memory_ref for line in prepared.lines} == set(prepared.memories)
+
+
 class CommitAfterHeadsRead:
     """While active, the first heads read of `service`'s next read is followed by `commit`."""
 

@@ -45,6 +45,7 @@ from ..search.vector_index import VectorIndex
 from ..security.tokens import AccessToken
 from . import codec
 from .capabilities import BackendCapabilities
+from .kind_rows_cache import KindRowsCache
 from .revision_cache import RevisionCache, read_revision
 from .spi import (
     ChangesRow,
@@ -162,8 +163,9 @@ class ReadSession:
     ) -> dict[str, EntryVersion]:
         """Verified versions by id; a missing one is data loss (manifests only name real rows).
 
-        With `verified_before` (the search path), versions this process already verified are
-        taken from its cache (backends/version_cache.py) and the others are read and kept."""
+        With `verified_before` (search and PrepareContext, whose rows the head manifest has
+        confirmed), versions this process already verified are taken from its cache
+        (backends/version_cache.py) and the others are read and kept."""
         wanted = list(dict.fromkeys(version_ids))
         found: dict[str, EntryVersion] = {}
         cache = self._versions if verified_before else None
@@ -329,6 +331,8 @@ class DatabaseMemoryBackend:
         self.observer: ServiceObserver = NO_OBSERVER
         self._cache = RevisionCache()
         self._versions = VersionCache()
+        # PrepareContext's confirmed rule and note rows per memory revision (kind_rows_cache.py).
+        self.kind_rows = KindRowsCache()
         # Fills _versions with a memory's versions on its first search (version_warming.py).
         self.version_warmer = VersionWarmer(self.read, self._versions)
         self._write_lock = _WriterLock(adapter)

@@ -68,6 +68,7 @@ from .timeouts import bounded
 SCHEMA_VERSION = "1"
 EMBEDDING_PROFILE_KEY = "embedding_profile"
 VECTOR_INDEX = "vidx_memory_entry_heads_embedding"
+HEADS_BY_ENTRY = "uk_memory_entry_heads_entry"  # (memory_artifact_id, entry_id)
 FTS_OVERFETCH = 2  # rows ranked per wanted candidate when admission needs several terms
 EXACT_VECTOR_ROWS = 2000  # up to this many rows a vector search measures each: exact, cheap
 _CHUNK = 500
@@ -419,6 +420,17 @@ class _OceanBaseTransaction(PortableReads):
 
     # -- reads ----------------------------------------------------------------------------------
 
+    def _heads_hint(self, heads: str, joined: str = "") -> str:
+        """Through the (memory, entry) index, a joined table by key per row. The engine's
+        statistics trail a growing table (they are gathered in a nightly window): planned
+        with a young database's, a read of one memory's heads scanned every memory's rows.
+        PrepareContext's rules at 1,000 entries among 12,000 took 17–19 ms so, 3–8 ms hinted;
+        a filtered search's eligible rows and a memory's vector rows scanned the same way."""
+        hint = f"INDEX({heads} {HEADS_BY_ENTRY})"
+        if joined:
+            hint = f"LEADING({heads} {joined}) USE_NL({joined}) {hint}"
+        return f"/*+ {hint} */ "
+
     async def existing_revisions(self, refs: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
         found: set[tuple[str, int]] = set()
         for artifact_id, revision in refs:
@@ -472,8 +484,9 @@ class _OceanBaseTransaction(PortableReads):
     async def fts_rows(self, artifact_id: str) -> list[tuple[str, str]]:
         """The analyzer text each row's index tokens stand for (its own tokens if they do not)."""
         rows = await self._all(
-            "SELECT entry_id, searchable_text, fulltext_tokens FROM memory_entry_heads "
-            "WHERE memory_artifact_id = ? ORDER BY entry_id",
+            f"SELECT {self._heads_hint('memory_entry_heads')}entry_id, searchable_text, "
+            "fulltext_tokens FROM memory_entry_heads WHERE memory_artifact_id = ? "
+            "ORDER BY entry_id",
             (artifact_id,),
         )
         return [
@@ -757,8 +770,9 @@ class _OceanBaseTransaction(PortableReads):
         else:
             vector = ("embedding" if with_vectors else "NULL") + ", embedding IS NOT NULL"
         sql = (
-            "SELECT entry_id, entry_version_id, entry_content_hash, embedding_content_hash, "
-            f"{vector} FROM memory_entry_heads WHERE memory_artifact_id = ?"
+            f"SELECT {self._heads_hint('memory_entry_heads')}entry_id, entry_version_id, "
+            f"entry_content_hash, embedding_content_hash, {vector} FROM memory_entry_heads "
+            "WHERE memory_artifact_id = ?"
         )
         if entry_ids is None:
             params: list[Any] = [artifact_id]
@@ -811,11 +825,15 @@ class _OceanBaseTransaction(PortableReads):
         memories = list(artifact_ids)
         marks = _marks(len(memories))
         many = await self._all(  # reads at most EXACT_VECTOR_ROWS + 1 index entries
-            f"SELECT 1 FROM memory_entry_heads WHERE memory_artifact_id IN ({marks}) "
-            "LIMIT 1 OFFSET ?",
+            f"SELECT {self._heads_hint('memory_entry_heads')}1 FROM memory_entry_heads "
+            f"WHERE memory_artifact_id IN ({marks}) LIMIT 1 OFFSET ?",
             (*memories, EXACT_VECTOR_ROWS),
         )
-        hint = f"/*+ INDEX(memory_entry_heads {VECTOR_INDEX}) */ " if many else ""
+        hint = (
+            f"/*+ INDEX(memory_entry_heads {VECTOR_INDEX}) */ "
+            if many
+            else self._heads_hint("memory_entry_heads")
+        )
         where, params = condition_sql(condition, "")
         rows = await self._all(
             f"SELECT {hint}{HEAD_COLUMNS}, l2_distance(embedding, ?) AS distance "

@@ -83,6 +83,12 @@ class PortableReads:
     async def _point_chunked(self, sql: str, items: Sequence[Any]) -> list[Any]:
         return await self._all_chunked(sql, items)
 
+    def _heads_hint(self, heads: str, joined: str = "") -> str:
+        """The optimizer hint, placed after SELECT, of a read of some memories' rows of
+        memory_entry_heads (named `heads` in it) and of `joined`, a table read by key for each
+        of them; "" for an engine whose plan needs none."""
+        return ""
+
     async def head_revisions(self, artifact_ids: Sequence[str]) -> dict[str, int]:
         rows = await self._point_chunked(
             "SELECT artifact_id, revision FROM artifact_heads WHERE artifact_id IN ({marks})",
@@ -201,8 +207,8 @@ class PortableReads:
         limit: int | None = None,
     ) -> list[HeadProjectionRow]:
         select = (
-            f"SELECT {HEAD_COLUMNS}, {HEAD_METADATA_COLUMNS} FROM memory_entry_heads "
-            "WHERE memory_artifact_id = ?"
+            f"SELECT {self._heads_hint('memory_entry_heads')}{HEAD_COLUMNS}, "
+            f"{HEAD_METADATA_COLUMNS} FROM memory_entry_heads WHERE memory_artifact_id = ?"
         )
         rows: list[Any] = []
         if entry_ids is None:
@@ -234,14 +240,18 @@ class PortableReads:
     async def head_rows_of_kinds(
         self, artifact_ids: Sequence[str], kinds: Sequence[str]
     ) -> list[HeadKindRow]:
+        """The projection's kind narrows the rows read (so only those are joined); the
+        version's kind decides. A projection row whose kind is wrong is left out, never
+        taken in."""
         kind_marks = ",".join("?" * len(kinds))
         rows = await self._all(
-            "SELECT h.memory_artifact_id, h.entry_id, h.entry_version_id, h.entry_content_hash, "
-            "v.kind, v.created_in_revision FROM memory_entry_heads h "
+            f"SELECT {self._heads_hint('h', 'v')}h.memory_artifact_id, h.entry_id, "
+            "h.entry_version_id, h.entry_content_hash, v.kind, v.created_in_revision "
+            "FROM memory_entry_heads h "
             "JOIN memory_entry_versions v ON v.entry_version_id = h.entry_version_id "
             f"WHERE h.memory_artifact_id IN ({','.join('?' * len(artifact_ids))}) "
-            f"AND v.kind IN ({kind_marks})",
-            (*artifact_ids, *kinds),
+            f"AND h.kind IN ({kind_marks}) AND v.kind IN ({kind_marks})",
+            (*artifact_ids, *kinds, *kinds),
         )
         return [HeadKindRow(a, e, v, h, k, int(r)) for a, e, v, h, k, r in rows]
 
@@ -250,7 +260,8 @@ class PortableReads:
     ) -> set[tuple[str, str]]:
         where, params = condition_sql(condition, "")
         rows = await self._all(  # a search names at most 32 memories
-            "SELECT memory_artifact_id, entry_id FROM memory_entry_heads "
+            f"SELECT {self._heads_hint('memory_entry_heads')}memory_artifact_id, entry_id "
+            "FROM memory_entry_heads "
             f"WHERE memory_artifact_id IN ({','.join('?' * len(artifact_ids))}){where}",
             (*artifact_ids, *params),
         )

@@ -1,11 +1,12 @@
-"""Entry versions this process has read and verified, for the search path.
+"""Entry versions this process has read and verified, for search and PrepareContext.
 
 An entry version is immutable: once its row matched its canonical bytes and content hash, the
 parsed version is the authentic one for good. Search answers (verify.py) take hits' versions
 from here after the first read — no database round trip and no JSON parsing or re-hashing per
 hit — while the head manifest still confirms each hit (active, exact version, same hash) on
-every search. Expand, listings and the verifier read and check the stored rows every time, so
-a row damaged later is still reported there (and by `verify`).
+every search (PrepareContext's rows likewise, context.py). Expand, listings and the verifier
+read and check the stored rows every time, so a row damaged later is still reported there
+(and by `verify`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,44 @@
+"""PrepareContext's rule and note rows of a memory at one revision, kept per process.
+
+Which active entries of a memory are constraints, preferences or working notes (and from
+which revision each version dates) is fixed once the revision is: the revision is immutable,
+and its head projection is written in the commit that makes it the head. So the rows read and
+confirmed against the head manifest at revision R serve every later PrepareContext at R, and
+a call at an unchanged head reads nothing but the heads. A new head is a new key; rows of an
+old revision simply age out.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from .spi import HeadKindRow
+
+DEFAULT_MAX_ROWS = 50_000  # ~300 bytes a row: ~15 MB at most
+
+Key = tuple[str, int, tuple[str, ...]]  # memory, revision, kinds asked for
+
+
+class KindRowsCache:
+    """Least recently used memory first out, past `max_rows` rows in all."""
+
+    def __init__(self, max_rows: int = DEFAULT_MAX_ROWS) -> None:
+        self.max_rows = max_rows
+        self._items: OrderedDict[Key, tuple[HeadKindRow, ...]] = OrderedDict()
+        self._rows = 0
+
+    def get(self, key: Key) -> tuple[HeadKindRow, ...] | None:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: Key, rows: Sequence[HeadKindRow]) -> None:
+        if key in self._items or len(rows) > self.max_rows:
+            return
+        self._items[key] = tuple(rows)
+        self._rows += len(rows)
+        while self._rows > self.max_rows:
+            _, evicted = self._items.popitem(last=False)
+            self._rows -= len(evicted)
