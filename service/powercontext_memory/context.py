@@ -5,8 +5,9 @@ three sections are read in one read session at the heads named in the response (
 optimistic one, as Search's: at warm heads, the heads read is its only statement):
 
 - RULES: active constraints and preferences, found through the head projection joined with
-  the versions' kind (one statement, once per memory revision and process:
-  backends/kind_rows_cache.py), confirmed against the authoritative head manifest, and
+  the versions' kind (once per memory revision and process, backends/kind_rows_cache.py; at
+  a new head, only the entries changed since a cached revision), confirmed against the
+  authoritative head manifest, and
   their text taken from verified versions only for rows whose line could still fit.
 - RELEVANT: the query's search hits (the Search path, mode AUTO), minus entries already listed.
 - RECENT_NOTES: the most recently written active working notes not already listed.
@@ -35,6 +36,9 @@ from .domain.models import ArtifactRef, Citation, EntryState, MemoryContent
 from .memory import MemoryService, require_head
 
 MAX_MEMORIES = 32
+# A head at most this many revisions past the newest cached one is followed through their
+# changes; further ahead, its rows are read whole (one statement either way).
+FOLLOW_REVISIONS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,28 +144,62 @@ async def _confirmed_rows(
 ) -> list[HeadKindRow]:
     """Projection rows of these kinds that the head manifests confirm (active, same version,
     same hash); a projection row not backed by the manifest is never used (as in Search).
-    A memory's rows at a revision are read once per process (backends/kind_rows_cache.py)."""
+    A memory's rows at a revision are read once per process (backends/kind_rows_cache.py),
+    and at a new head only the rows of the entries changed since are (`_followed`)."""
     out: list[HeadKindRow] = []
-    unread: dict[str, list[HeadKindRow]] = {}
+    whole: dict[str, list[HeadKindRow]] = {}  # memories read whole, in one statement
     for head in heads:
-        cached = cache.get((head.artifact_id, head.revision, kinds))
-        if cached is None:
-            unread[head.artifact_id] = []
+        rows: Sequence[HeadKindRow] | None = cache.get((head.artifact_id, head.revision, kinds))
+        if rows is None:
+            rows = await _followed(session, cache, head, kinds)
+        if rows is None:
+            whole[head.artifact_id] = []
         else:
-            out.extend(cached)
-    if not unread:
-        return out
-    for row in await session.tx.head_rows_of_kinds(list(unread), kinds):
-        if row.memory_artifact_id in unread:
-            unread[row.memory_artifact_id].append(row)
-    for head in heads:
-        if head.artifact_id not in unread:
-            continue
-        content = (await session.revision(head)).content
-        confirmed = [r for r in unread[head.artifact_id] if _backed(content, r)]
-        cache.put((head.artifact_id, head.revision, kinds), confirmed)
-        out.extend(confirmed)
+            out.extend(rows)
+    if whole:
+        for row in await session.tx.head_rows_of_kinds(list(whole), kinds):
+            if row.memory_artifact_id in whole:
+                whole[row.memory_artifact_id].append(row)
+        for head in heads:
+            if head.artifact_id in whole:
+                out.extend(await _kept(session, cache, head, kinds, whole[head.artifact_id]))
     return out
+
+
+async def _followed(
+    session: ReadSession, cache: KindRowsCache, head: ArtifactRef, kinds: tuple[str, ...]
+) -> list[HeadKindRow] | None:
+    """The rows at `head` from those of the newest revision cached before it: the entries
+    its changes since then name are read again, the others kept. None when no cached
+    revision is within FOLLOW_REVISIONS of the head."""
+    newest = cache.newest(head.artifact_id, kinds)
+    if newest is None or not 0 < head.revision - newest[0] <= FOLLOW_REVISIONS:
+        return None
+    revision, rows = newest
+    history = await session.changes(head.artifact_id, revision + 1, head.revision)
+    changed = sorted({change.entry_id for item in history for change in item.changes})
+    fresh = (
+        await session.tx.head_rows_of_kinds([head.artifact_id], kinds, entry_ids=changed)
+        if changed
+        else []
+    )
+    named = set(changed)
+    kept = [row for row in rows if row.entry_id not in named]
+    return await _kept(session, cache, head, kinds, [*kept, *fresh])
+
+
+async def _kept(
+    session: ReadSession,
+    cache: KindRowsCache,
+    head: ArtifactRef,
+    kinds: tuple[str, ...],
+    rows: Sequence[HeadKindRow],
+) -> list[HeadKindRow]:
+    """`rows` that the manifest at `head` confirms, cached for that revision."""
+    content = (await session.revision(head)).content
+    confirmed = [row for row in rows if _backed(content, row)]
+    cache.put((head.artifact_id, head.revision, kinds), confirmed)
+    return confirmed
 
 
 def _backed(content: MemoryContent, row: HeadKindRow) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from powercontext_memory.backends.kind_rows_cache import KindRowsCache
 from powercontext_memory.backends.sql_reads import PortableReads
 from powercontext_memory.domain import context_block as cb
 from powercontext_memory.domain.errors import (
@@ -20,7 +21,7 @@ from powercontext_memory.domain.models import ArtifactRef, EntryState
 from powercontext_memory.memory import MemoryService
 
 from .conftest import Harness
-from .helpers import add, entry_ref, ref
+from .helpers import add, entry_ref, ref, revise
 
 
 def head(memory: ArtifactRef) -> list[ArtifactRef]:
@@ -268,24 +269,41 @@ async def test_a_call_at_an_unchanged_head_reads_the_rules_once(
     service: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The rule and note rows of a revision are read and confirmed once per process
-    (backends/kind_rows_cache.py); the answer does not change for it."""
-    memory, _ = await build(service)
-    reads: list[tuple[str, ...]] = []
+    (backends/kind_rows_cache.py), and at a new head only the changed entries' rows are; the
+    answer is the one a whole read gives."""
+    memory, names = await build(service)
+    reads: list[tuple[tuple[str, ...], tuple[str, ...] | None]] = []
     read_rows = PortableReads.head_rows_of_kinds
 
-    async def counted(self: PortableReads, artifact_ids: Any, kinds: Any) -> Any:
-        reads.append(tuple(artifact_ids))
-        return await read_rows(self, artifact_ids, kinds)
+    async def counted(
+        self: PortableReads, artifact_ids: Any, kinds: Any, entry_ids: Any = None
+    ) -> Any:
+        reads.append((tuple(artifact_ids), None if entry_ids is None else tuple(entry_ids)))
+        return await read_rows(self, artifact_ids, kinds, entry_ids)
 
     monkeypatch.setattr(PortableReads, "head_rows_of_kinds", counted)
+    whole = ((memory.artifact_id,), None)
     first = await service.prepare_context(head(memory), "docs", 0)
     again = await service.prepare_context(head(memory), "docs", 0)
-    assert reads == [(memory.artifact_id,)]
+    assert reads == [whole]
     assert first == again and first.lines
-    newer = ref(await service.remember(memory, [], [], [add("Sign every commit.", "constraint")]))
-    third = await service.prepare_context(head(newer), "docs", 0)
-    assert reads == [(memory.artifact_id,)] * 2  # a new head is read again
-    assert third.memories == (newer,) and "Sign every commit." in third.block
+
+    added = await service.remember(memory, [], [], [add("Sign every commit.", "constraint")])
+    revised = await service.remember(
+        ref(added), [], [], [revise(names["uv"], "Prefer uv; pip only in CI.", "fact")]
+    )
+    newer = ref(await service.forget(ref(revised), [names["note2"]], None))
+    followed = await service.prepare_context(head(newer), "docs", 0)
+    changed = sorted([entry_ref(added, 0).entry_id, names["uv"].entry_id, names["note2"].entry_id])
+    assert reads == [whole, ((memory.artifact_id,), tuple(changed))]
+    assert followed.memories == (newer,) and "Sign every commit." in followed.block
+    assert "Prefer uv" not in followed.block  # now a fact: no longer a rule
+    assert names["note2"].entry_id not in {line.citation.entry_id for line in followed.lines}
+
+    monkeypatch.setattr(service.backend, "kind_rows", KindRowsCache())  # a whole read again
+    whole_read = await service.prepare_context(head(newer), "docs", 0)
+    assert reads[-1] == ((memory.artifact_id,), None)
+    assert whole_read == followed
 
 
 async def test_rules_changed_by_another_server_show_at_the_next_call(harness: Harness) -> None:

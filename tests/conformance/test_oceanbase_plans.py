@@ -82,12 +82,17 @@ async def test_one_memorys_reads_go_through_the_memory_index(service: MemoryServ
         assert len(eligible) == 3
         assert len(await tx.vector_rows(target, None)) == 12
         assert len(await tx.fts_rows(target)) == 12
-        assert len(await tx.head_text_rows(target, None)) == 12
+        texts = await tx.head_text_rows(target, None)
+        assert len(texts) == 12
+        some = texts[:6]
+        rules = sum(row.kind in KINDS for row in some)
+        named = [row.entry_id for row in some]
+        assert len(await tx.head_rows_of_kinds([target], KINDS, entry_ids=named)) == rules
         nearest = await tx.nearest_vectors([target], query, 5)
         assert {c.projection.memory_artifact_id for c in nearest} == {target}
 
     explained = await _explained(service, reads)
-    assert len(explained) == 7  # the vector read's "how many rows" probe, then the read
+    assert len(explained) == 8  # the vector read's "how many rows" probe, then the read
     for sql, plan in explained:
         assert plan, sql
         assert _plan_problems(plan) == [], f"{sql}\n" + "\n".join(plan)

@@ -45,3 +45,22 @@ def test_a_set_larger_than_the_bound_is_not_kept() -> None:
     cache.put(("big", 1, KINDS), rows("big", 4))
     assert cache.get(("big", 1, KINDS)) is None
     assert cache.get(("a", 1, KINDS)) is not None  # and nothing was evicted for it
+
+
+def test_newest_names_the_latest_revision_kept_for_the_memory_and_kinds() -> None:
+    cache = KindRowsCache(max_rows=10)
+    assert cache.newest("a", KINDS) is None
+    cache.put(("a", 3, KINDS), rows("a", 1))
+    cache.put(("a", 2, KINDS), rows("a", 2))  # an older revision does not replace it
+    assert cache.newest("a", KINDS) == (3, tuple(rows("a", 1)))
+    assert cache.newest("a", ("constraint",)) is None and cache.newest("b", KINDS) is None
+    cache.put(("a", 5, KINDS), rows("a", 3))
+    assert cache.newest("a", KINDS) == (5, tuple(rows("a", 3)))
+
+
+def test_an_evicted_newest_revision_is_forgotten() -> None:
+    cache = KindRowsCache(max_rows=4)
+    cache.put(("a", 1, KINDS), rows("a", 3))
+    cache.put(("b", 1, KINDS), rows("b", 3))  # evicts a@1, the newest of a
+    assert cache.newest("a", KINDS) is None
+    assert cache.newest("b", KINDS) == (1, tuple(rows("b", 3)))

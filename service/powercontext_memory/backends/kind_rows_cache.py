@@ -4,8 +4,9 @@ Which active entries of a memory are constraints, preferences or working notes (
 which revision each version dates) is fixed once the revision is: the revision is immutable,
 and its head projection is written in the commit that makes it the head. So the rows read and
 confirmed against the head manifest at revision R serve every later PrepareContext at R, and
-a call at an unchanged head reads nothing but the heads. A new head is a new key; rows of an
-old revision simply age out.
+a call at an unchanged head reads nothing but the heads. A new head is a new key, filled from
+the newest cached revision of the memory plus the rows of the entries changed since
+(context.py), and rows of an old revision simply age out.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class KindRowsCache:
         self.max_rows = max_rows
         self._items: OrderedDict[Key, tuple[HeadKindRow, ...]] = OrderedDict()
         self._rows = 0
+        self._newest: dict[tuple[str, tuple[str, ...]], int] = {}  # (memory, kinds) -> revision
 
     def get(self, key: Key) -> tuple[HeadKindRow, ...] | None:
         found = self._items.get(key)
@@ -34,11 +36,26 @@ class KindRowsCache:
             self._items.move_to_end(key)
         return found
 
+    def newest(
+        self, artifact_id: str, kinds: tuple[str, ...]
+    ) -> tuple[int, tuple[HeadKindRow, ...]] | None:
+        """The newest revision of this memory cached for `kinds`, and its rows."""
+        revision = self._newest.get((artifact_id, kinds))
+        if revision is None:
+            return None
+        rows = self.get((artifact_id, revision, kinds))
+        return None if rows is None else (revision, rows)
+
     def put(self, key: Key, rows: Sequence[HeadKindRow]) -> None:
         if key in self._items or len(rows) > self.max_rows:
             return
         self._items[key] = tuple(rows)
         self._rows += len(rows)
+        artifact_id, revision, kinds = key
+        if revision > self._newest.get((artifact_id, kinds), 0):
+            self._newest[(artifact_id, kinds)] = revision
         while self._rows > self.max_rows:
-            _, evicted = self._items.popitem(last=False)
+            (artifact_id, revision, kinds), evicted = self._items.popitem(last=False)
             self._rows -= len(evicted)
+            if self._newest.get((artifact_id, kinds)) == revision:
+                del self._newest[(artifact_id, kinds)]

@@ -280,9 +280,13 @@ class HotReads(Protocol):
         ...
 
     async def head_rows_of_kinds(
-        self, artifact_ids: Sequence[str], kinds: Sequence[str]
+        self,
+        artifact_ids: Sequence[str],
+        kinds: Sequence[str],
+        entry_ids: Sequence[str] | None = None,
     ) -> list[HeadKindRow]:
-        """Projection rows of these memories whose version has one of `kinds` (any order)."""
+        """Projection rows of these memories whose version has one of `kinds` (any order);
+        with `entry_ids`, only those entries' rows (of one memory)."""
         ...
 
     async def eligible_entry_ids(

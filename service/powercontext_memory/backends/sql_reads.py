@@ -238,21 +238,30 @@ class PortableReads:
         ]
 
     async def head_rows_of_kinds(
-        self, artifact_ids: Sequence[str], kinds: Sequence[str]
+        self,
+        artifact_ids: Sequence[str],
+        kinds: Sequence[str],
+        entry_ids: Sequence[str] | None = None,
     ) -> list[HeadKindRow]:
         """The projection's kind narrows the rows read (so only those are joined); the
         version's kind decides. A projection row whose kind is wrong is left out, never
         taken in."""
         kind_marks = ",".join("?" * len(kinds))
-        rows = await self._all(
+        sql = (
             f"SELECT {self._heads_hint('h', 'v')}h.memory_artifact_id, h.entry_id, "
             "h.entry_version_id, h.entry_content_hash, v.kind, v.created_in_revision "
             "FROM memory_entry_heads h "
             "JOIN memory_entry_versions v ON v.entry_version_id = h.entry_version_id "
             f"WHERE h.memory_artifact_id IN ({','.join('?' * len(artifact_ids))}) "
-            f"AND h.kind IN ({kind_marks}) AND v.kind IN ({kind_marks})",
-            (*artifact_ids, *kinds, *kinds),
+            f"AND h.kind IN ({kind_marks}) AND v.kind IN ({kind_marks})"
         )
+        if entry_ids is None:
+            rows = await self._all(sql, (*artifact_ids, *kinds, *kinds))
+        else:
+            [artifact_id] = artifact_ids
+            rows = await self._all_chunked(
+                sql + " AND h.entry_id IN ({marks})", list(entry_ids), artifact_id, *kinds, *kinds
+            )
         return [HeadKindRow(a, e, v, h, k, int(r)) for a, e, v, h, k, r in rows]
 
     async def eligible_entry_ids(

@@ -576,13 +576,15 @@ class _SQLiteTransaction(PortableReads):
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await self._run(lambda db: _fetch(db, sql, params))
 
-    async def _all_chunked(self, sql: str, items: Sequence[Any]) -> list[Any]:
-        """Run `sql` (with one `{marks}` placeholder list) over chunks of items in one hop."""
+    async def _all_chunked(self, sql: str, items: Sequence[Any], *prefix: Any) -> list[Any]:
+        """Run `sql` (with one `{marks}` placeholder list, after the `prefix` parameters) over
+        chunks of items in one hop."""
 
         def go(db: Db) -> list[Any]:
             out: list[Any] = []
             for chunk in _chunks(items):
-                out.extend(db.execute(sql.format(marks=_marks(len(chunk))), chunk).fetchall())
+                statement = sql.format(marks=_marks(len(chunk)))
+                out.extend(db.execute(statement, (*prefix, *chunk)).fetchall())
             return out
 
         return await self._run(go)
