@@ -7,8 +7,8 @@ optimistic one, as Search's: at warm heads, the heads read is its only statement
 - RULES: active constraints and preferences, found through the head projection joined with
   the versions' kind (once per memory revision and process, backends/kind_rows_cache.py; at
   a new head, only the entries changed since a cached revision), confirmed against the
-  authoritative head manifest, and
-  their text taken from verified versions only for rows whose line could still fit.
+  authoritative head manifest, and their text taken from verified versions only for rows
+  whose line could still fit.
 - RELEVANT: the query's search hits (the Search path, mode AUTO), minus entries already listed.
 - RECENT_NOTES: the most recently written active working notes not already listed.
 
