@@ -28,7 +28,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from powercontext_memory.security.secrets import find_secret
-from tests.secret_corpus import Sample, hand_written_lookalikes, lookalike_samples, positive_samples
+from powercontext_memory.security.source_secrets import source_secret
+from tests.secret_corpus import (
+    ENCODINGS,
+    Encoded,
+    Sample,
+    hand_written_lookalikes,
+    lookalike_samples,
+    positive_samples,
+)
 
 from .corpus import Corpus
 
@@ -224,8 +232,61 @@ def print_reports(reports: list[Report], sizes: dict[str, str]) -> None:
         print("detect-secrets is not installed: `.venv/bin/pip install -r requirements-dev.txt`")
 
 
+def _source_refused(encoded: Encoded) -> bool:
+    content = encoded.content.encode()
+    return source_secret(encoded.kind, encoded.uri, encoded.media_type, content, ()) is not None
+
+
+def _source_cost_us_per_kb(sources: list[Encoded], runs: int = 3) -> tuple[float, float]:
+    """(PutSource's whole guard, a scan of the raw content alone), CPU µs per KB."""
+    size_kb = sum(len(e.content.encode()) for e in sources) / 1024
+
+    def best(work: Callable[[Encoded], object]) -> float:
+        fastest = float("inf")
+        for _ in range(runs):
+            started = time.process_time()
+            for encoded in sources:
+                work(encoded)
+            fastest = min(fastest, time.process_time() - started)
+        return fastest * 1e6 / size_kb
+
+    return best(_source_refused), best(lambda e: find_secret(e.content))
+
+
+def decoded_sources(seeds: int = 3) -> None:
+    """The corpora written into sources of every format the server parses (escaped, split
+    across a TOML line-ending backslash, across adjacent Python literals): what PutSource
+    refuses, and what reading sources as decoded costs on top of the raw scan."""
+    positives = [s for seed in range(1, seeds + 1) for s in positive_samples(seed)]
+    lookalikes = lookalike_samples(9)
+    print(
+        f"\nSources as their readers decode them — {len(positives)} positives, "
+        f"{len(lookalikes)} look-alikes per format"
+    )
+    for name, encode in ENCODINGS.items():
+        refused = sum(_source_refused(encode(s.text)) for s in positives)
+        passed = sum(not _source_refused(encode(s.text)) for s in lookalikes)
+        print(f"  {name:<28} refused {refused}/{len(positives)}  stored {passed}/{len(lookalikes)}")
+    files = [Encoded("file", f"repo://{path}", "", text) for path, text in repository_texts()]
+    report = "; ".join(f"step {i}: `make test` passed" for i in range(400))
+    escaped = [ENCODINGS["json escapes"](report[:16_000]) for _ in range(8)]
+    python = [e for e in files if e.uri.endswith(".py")]
+    others = [e for e in files if not e.uri.endswith(".py")]
+    print(f"{'PutSource guard, µs per KB':<28} {'whole':>8} {'raw scan':>9}  workload")
+    workloads = (
+        ("repository .py files", python),
+        ("other repository files", others),
+        ("escaped task outcomes", escaped),
+    )
+    for label, workload in workloads:
+        whole, raw = _source_cost_us_per_kb(workload)
+        size = sum(len(e.content.encode()) for e in workload) / 1024
+        print(f"  {label:<26} {whole:>8,.1f} {raw:>9,.1f}  {len(workload)} sources, {size:,.0f} KB")
+
+
 def run(seeds: int = 10) -> None:
     print_reports(*measure(seeds))
+    decoded_sources()
     worst = adversarial_ms_per_mb()
     print(
         "own rules on 1 MB of one repeated anchor, ms: "

@@ -7,6 +7,7 @@ same script. Without the engine the tests fail; they are never skipped.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -29,21 +30,50 @@ def running_seekdb() -> Iterator[str]:
         yield dsn
 
 
+async def _connect(dsn: OceanBaseDsn) -> asyncmy.Connection:
+    return await asyncmy.connect(
+        host=dsn.host, port=dsn.port, user=dsn.user, password=dsn.password, autocommit=True
+    )
+
+
+async def _execute(dsn: OceanBaseDsn, sql: str) -> None:
+    conn = await _connect(dsn)
+    try:
+        async with conn.cursor() as cur:
+            await cur.execute(sql)
+    finally:
+        conn.close()
+
+
+def _create(name: str) -> str:
+    return f"CREATE DATABASE {name} DEFAULT CHARSET utf8mb4 COLLATE utf8mb4_bin"
+
+
+def _drop(name: str) -> str:
+    return f"DROP DATABASE IF EXISTS {name}"
+
+
+def _new_name() -> str:
+    return f"pcm_{uuid.uuid4().hex[:16]}"
+
+
 @asynccontextmanager
 async def fresh_database(server_dsn: str) -> AsyncIterator[str]:
     """A new, empty database on the server; dropped afterwards. Yields its DSN."""
-    dsn = OceanBaseDsn.parse(server_dsn)
-    name = f"pcm_{uuid.uuid4().hex[:16]}"
-    conn = await asyncmy.connect(
-        host=dsn.host, port=dsn.port, user=dsn.user, password=dsn.password, autocommit=True
-    )
+    dsn, name = OceanBaseDsn.parse(server_dsn), _new_name()
+    await _execute(dsn, _create(name))
     try:
-        async with conn.cursor() as cur:
-            await cur.execute(f"CREATE DATABASE {name} DEFAULT CHARSET utf8mb4 COLLATE utf8mb4_bin")
-        try:
-            yield dsn.with_database(name).url
-        finally:
-            async with conn.cursor() as cur:
-                await cur.execute(f"DROP DATABASE IF EXISTS {name}")
+        yield dsn.with_database(name).url
     finally:
-        conn.close()
+        await _execute(dsn, _drop(name))
+
+
+@contextmanager
+def fresh_database_blocking(server_dsn: str) -> Iterator[str]:
+    """fresh_database for fixtures that run outside an event loop (module-scoped ones)."""
+    dsn, name = OceanBaseDsn.parse(server_dsn), _new_name()
+    asyncio.run(_execute(dsn, _create(name)))
+    try:
+        yield dsn.with_database(name).url
+    finally:
+        asyncio.run(_execute(dsn, _drop(name)))

@@ -26,6 +26,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed25519, rsa
 from cryptography.x509.oid import NameOID
 
+from powercontext_memory.security.secrets import find_secret
+
 LOOKALIKES_FILE = Path(__file__).parent / "data" / "secrets" / "lookalikes.txt"
 SEPARATOR = "%%"
 
@@ -388,3 +390,72 @@ def hand_written_lookalikes(path: Path = LOOKALIKES_FILE) -> list[Sample]:
 
 def lookalike_samples(seed: int = 9) -> list[Sample]:
     return hand_written_lookalikes() + _generated_lookalikes(_Parts(seed))
+
+
+# -- the same texts as a source's readers would decode them ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A sample written into a source of one format: what PutSource receives."""
+
+    kind: str
+    uri: str
+    media_type: str
+    content: str
+
+
+def _u_escaped(text: str) -> str:
+    """Every letter and digit as a \\uXXXX escape; the rest as JSON/TOML need it."""
+    return "".join(f"\\u{ord(c):04x}" if c.isalnum() else json.dumps(c)[1:-1] for c in text)
+
+
+def _split_point(text: str) -> int:
+    """Where a split cuts the secret in two (the middle of the text if none is found)."""
+    found = find_secret(text)
+    return (found.start + found.end) // 2 if found else len(text) // 2
+
+
+def _toml_basic(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+
+
+def _task_outcome(report: str) -> Encoded:
+    return Encoded("task_outcome", "", "application/vnd.powercontext.task-outcome+json", report)
+
+
+# Each format, and how its real parser reads the text back (tests/unit check every sample).
+def encode_json(text: str) -> Encoded:
+    return _task_outcome('{"report": "' + _u_escaped(text) + '"}')
+
+
+def encode_json_in_json(text: str) -> Encoded:
+    return _task_outcome(json.dumps({"turn": '{"report": "' + _u_escaped(text) + '"}'}))
+
+
+def encode_toml(text: str) -> Encoded:
+    return Encoded("file", "repo://pyproject.toml", "", f'[tool.ci]\nnote = "{_u_escaped(text)}"\n')
+
+
+def encode_toml_continued(text: str) -> Encoded:
+    at = _split_point(text)
+    rest = _toml_basic(text[at:])
+    kept = rest.lstrip(" ")  # the backslash eats the spaces after it: escape those
+    body = _toml_basic(text[:at]) + "\\\n    " + "\\u0020" * (len(rest) - len(kept)) + kept
+    return Encoded("file", "repo://pyproject.toml", "", f'[tool.ci]\nnote = """{body}"""\n')
+
+
+def encode_python(text: str) -> Encoded:
+    at = _split_point(text)
+    literals = f"{text[:at]!r} {text[at:]!r}"  # adjacent literals: Python joins them
+    code = f"import nox\n\n\n@nox.session\ndef ci(session):\n    session.run({literals})\n"
+    return Encoded("file", "repo://noxfile.py", "", code)
+
+
+ENCODINGS: dict[str, Callable[[str], Encoded]] = {
+    "json escapes": encode_json,
+    "json in json": encode_json_in_json,
+    "toml escapes": encode_toml,
+    "toml line-ending backslash": encode_toml_continued,
+    "python adjacent literals": encode_python,
+}

@@ -58,7 +58,8 @@ async def open_service(
     `database_timeout` bounds each database call in seconds (the server's --database-timeout;
     None, for offline commands: unbounded); `stream_limits` caps open Changes streams;
     `extractor` is an optional model-assisted candidate extractor (serve --extractor-url).
-    Revisions stored before the compact changes columns existed get them here (backfill).
+    Revisions stored before the compact changes columns existed get them here (backfill), and
+    the sources that revisions written before memory_sources cite are linked to their memories.
 
     The first model a database is opened with fixes its embedding profile. A model with
     another profile later does not touch stored vectors: vector search is then unavailable
@@ -69,6 +70,9 @@ async def open_service(
     filled = await backend.backfill_changes()
     if filled:
         logger.info("stored the compact changes of %d revisions written before", filled)
+    linked = await backend.backfill_source_links()
+    if linked:
+        logger.info("linked %d cited sources to their memories (token memory lists)", linked)
     stored = await backend.load_profile()
     if embedding is not None and stored is None:
         await backend.set_profile(embedding.profile)

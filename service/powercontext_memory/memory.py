@@ -79,8 +79,10 @@ from .observer import NO_OBSERVER, ServiceObserver
 from .search.modes import Plan
 from .search.searcher import Searcher
 from .security.caller import current_caller
-from .security.secrets import content_text, find_secret
+from .security.decoded import is_python
+from .security.secrets import Finding, find_secret
 from .security.signing import TokenSigner
+from .security.source_secrets import source_secret
 from .streams import StreamLimits
 
 if TYPE_CHECKING:
@@ -209,7 +211,7 @@ class MemoryService:
         self, plan: lifecycle.CommitPlan, record: idempotency.WriteRecord | None = None
     ) -> Revision:
         plan = await self._with_vectors(plan)
-        revision = await self.backend.commit(plan, record)
+        revision = await self.backend.commit(plan, record, current_caller().source_scope)
         self.notifier.publish(plan.artifact_id)
         self.observer.committed(plan.lineage.operation)
         return revision
@@ -243,8 +245,18 @@ class MemoryService:
     # -- sources --------------------------------------------------------------------------------
 
     async def put_source(
-        self, kind: str, uri: str, media_type: str, content: bytes, metadata: dict[str, str]
+        self,
+        kind: str,
+        uri: str,
+        media_type: str,
+        content: bytes,
+        metadata: dict[str, str],
+        memory_id: str | None = None,
     ) -> tuple[Source, bool]:
+        """Store a source; with `memory_id`, also record it for that memory. A caller limited to
+        some memories sees the answer as they see sources (backends: put_source)."""
+        if memory_id is not None:
+            validation.require_id("memory_id", memory_id)
         kind = validation.normalize_kind("kind", kind)
         uri = nfc(uri).strip()
         media_type = media_type.strip()
@@ -269,12 +281,14 @@ class MemoryService:
             content_hash,
             time.time_ns() // 1_000_000,
         )
-        return await self.backend.put_source(source)
+        return await self.backend.put_source(source, memory_id, current_caller().source_scope)
 
     async def get_source(self, source_id: str) -> Source:
+        """The source; a caller limited to some memories reads only theirs (others are
+        SOURCE_NOT_FOUND, as if they did not exist)."""
         validation.require_id("source_id", source_id)
         async with self.backend.read() as session:
-            return await session.source(source_id)
+            return await session.source(source_id, current_caller().source_scope)
 
     # -- writes ---------------------------------------------------------------------------------
 
@@ -894,7 +908,7 @@ def _resolve_remember_mode(
 
 async def _operation_source(session: ReadSession, field_name: str, ref: SourceRef) -> Source:
     """A source the operation names, read and hash-verified (EXTRACT reads what it cites)."""
-    source = await session.source(ref.source_id)
+    source = await session.source(ref.source_id, current_caller().source_scope)
     if source.content_hash != ref.content_hash:
         raise InvalidArgumentError(
             field_name,
@@ -988,37 +1002,38 @@ def _refuse_secret(field_name: str, text: str | None) -> None:
     value (not in the message, the metadata or a log line)."""
     finding = find_secret(text) if text else None
     if finding is not None:
-        raise InvalidArgumentError(
-            field_name,
-            f"holds {finding.description} (rule {finding.rule}); memories never hold secrets: "
-            "store where the secret is kept (a vault path, an environment variable name), "
-            "not its value",
-            reason="SECRET_DETECTED",
-            metadata={"rule": finding.rule},
-        )
+        raise _secret_refused(field_name, finding)
 
 
-# Larger contents are scanned in a worker thread, so the event loop keeps turning between
-# GIL switches (the guard costs about 45 µs of CPU per KB: about 0.4 s for 8 MB).
+def _secret_refused(field_name: str, finding: Finding, how: str = "") -> InvalidArgumentError:
+    where = f" {how}" if how else ""
+    return InvalidArgumentError(
+        field_name,
+        f"holds {finding.description}{where} (rule {finding.rule}); memories never hold "
+        "secrets: store where the secret is kept (a vault path, an environment variable name), "
+        "not its value",
+        reason="SECRET_DETECTED",
+        metadata={"rule": finding.rule},
+    )
+
+
+# Larger contents, and Python sources (whose string literals are parsed too), are scanned in a
+# worker thread, so the event loop keeps turning between GIL switches (bench/secrets.py
+# measures the guard per KB).
 _SCAN_INLINE_BYTES = 64 * 1024
 
 
 async def _refuse_secrets_in_source(
     kind: str, uri: str, media_type: str, content: bytes, metadata: tuple[tuple[str, str], ...]
 ) -> None:
-    """Every stored field of a source. Binary content is scanned as Latin-1 (security/secrets.py
-    `content_text`); a metadata key is checked alone (so a secret key is not echoed in the
-    field name) and then with its value, so `api_key: <value>` reads as an assignment."""
-    _refuse_secret("kind", kind)
-    _refuse_secret("uri", uri)
-    _refuse_secret("media_type", media_type)
-    for key, value in metadata:
-        _refuse_secret("metadata", key)
-        _refuse_secret(f"metadata[{key!r}]", f"{key}: {value}")
-    if len(content) <= _SCAN_INLINE_BYTES:
-        _refuse_secret("content", content_text(content))
+    """Every stored field of a source, its content also as its readers decode it
+    (security/source_secrets.py)."""
+    if len(content) <= _SCAN_INLINE_BYTES and not is_python(uri, media_type):
+        found = source_secret(kind, uri, media_type, content, metadata)
     else:
-        await asyncio.to_thread(_refuse_secret, "content", content_text(content))
+        found = await asyncio.to_thread(source_secret, kind, uri, media_type, content, metadata)
+    if found is not None:
+        raise _secret_refused(found.field, found.finding, found.how)
 
 
 async def _revise_targets(

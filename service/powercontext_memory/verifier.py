@@ -7,8 +7,9 @@ and predecessor chain, every manifest reference, that described versions obey th
 and tag rules (domain/descriptions.py), merge records (a merged row is inactive, folded into
 another entry of the same manifest, without loops, by a DEACTIVATE change that records it),
 and that the head projection and full-text
-index equal what the head revision implies (i.e. a rebuild would produce the same state).
-Every source's record hash too. Problems name the table and row.
+index equal what the head revision implies (i.e. a rebuild would produce the same state), and
+that every source it cites is linked to it (memory_sources). Every source's record hash too.
+Problems name the table and row.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ async def _verify_memory(
     head = (await tx.head_revisions([artifact_id]))[artifact_id]
     previous: Revision | None = None
     latest: Revision | None = None
+    cited = {s.source_id for v in versions.values() for s in v.content.source_refs}
     # Its own: each piece is checked against its key once, then shared by later revisions.
     pieces = RevisionCache(max_rows=1)
     for number in range(1, head + 1):
@@ -106,6 +108,7 @@ async def _verify_memory(
         report.revisions += 1
         try:
             revision = await read_revision(tx, row, pieces)
+            cited.update(s.source_id for s in revision.lineage.sources)
         except DataLossError as exc:
             # The row at fault is named (a broken manifest piece rather than the revision).
             bad = exc.metadata.get("row", where)
@@ -122,6 +125,15 @@ async def _verify_memory(
         for detail in _merge_problems(revision, previous):
             report.problems.append(Problem(where, detail))
         previous = latest = revision
+    linked = {r.source_id for r in await tx.source_link_rows(artifact_id)}
+    for source_id in sorted(cited - linked):
+        report.problems.append(
+            Problem(
+                f"memory_sources[{artifact_id}]",
+                f"source {source_id} is cited but not linked (tokens limited to this memory "
+                "cannot read it)",
+            )
+        )
     if latest is not None and latest.ref.revision == head:
         await _verify_projection(session, tx, latest, report)
         if profile is not None:

@@ -301,3 +301,33 @@ async def test_a_secret_stored_before_the_guard_is_imported_with_a_warning_namin
     warnings = [line for line in lines if "warning" in line]
     assert len(warnings) == 1 and "rule github-token" in warnings[0]
     assert all(token not in line for line in lines)
+
+
+async def test_an_escaped_secret_in_a_source_stored_before_the_guard_is_named_on_import(
+    service: MemoryService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A source written by a server whose guard did not decode escapes: stored as it came.
+    token = "ghp_" + "".join(random.Random(8).choices(string.ascii_letters + string.digits, k=36))
+    escaped = "".join(f"\\u{ord(c):04x}" for c in token)
+    path = tmp_path / "old.sqlite3"
+    old = await open_service(path)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr("powercontext_memory.memory.source_secret", lambda *_args: None)
+            stored, _ = await old.put_source(
+                "task_outcome", "", "application/json", f'{{"report": "{escaped}"}}'.encode(), {}
+            )
+        await old.remember(None, [stored.ref], [], [add("CI pushes on green.")])
+    finally:
+        await old.close()
+    lines: list[str] = []
+    await import_file(
+        service, await export_file(path, tmp_path / "old.jsonl"), progress=lines.append
+    )
+    warnings = [line for line in lines if "warning" in line]
+    assert len(warnings) == 1, lines
+    assert (
+        f"source {stored.source_id} content holds a GitHub token with its escapes decoded"
+        in (warnings[0])
+    )
+    assert all(token not in line and escaped not in line for line in lines)

@@ -8,6 +8,7 @@ Secrets are generated per run (`secrets`), never committed.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import string
@@ -18,7 +19,8 @@ import pytest
 
 from powercontext_memory.api import SearchMode
 from powercontext_memory.app import open_service
-from powercontext_memory.domain.errors import InvalidArgumentError
+from powercontext_memory.backends.codec import source_record_hash
+from powercontext_memory.domain.errors import InvalidArgumentError, NotFoundError
 from powercontext_memory.domain.models import ArtifactRef, EmbeddingProfile
 from powercontext_memory.embedding.base import EmbeddingResult
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
@@ -173,3 +175,34 @@ async def test_a_refused_secret_leaves_no_trace(
     assert await _fts_hits(service, memory, body) == 0
     assert _traces(database, model, caplog, body) == []
     assert _traces(database, model, caplog, password) == []
+
+
+async def test_a_source_is_refused_for_what_its_readers_decode(
+    database: Database,
+    guarded: tuple[MemoryService, RecordingModel],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A task outcome holding a token written as JSON escapes: json.loads (and the task-outcome
+    adapter) read the token, so the guard does too, and nothing of it is stored."""
+    caplog.set_level(logging.DEBUG)
+    service, model = guarded
+    body = _random(36)
+    token = "gh" + "p_" + body
+    escaped = "".join(f"\\u{ord(c):04x}" for c in token)
+    content = ('{"report": "CI pushed with ' + escaped + '"}').encode()
+    assert json.loads(content)["report"] == f"CI pushed with {token}"
+    media_type = "application/vnd.powercontext.task-outcome+json"
+    with pytest.raises(InvalidArgumentError) as refused:
+        await service.put_source("task_outcome", "", media_type, content, {})
+    error = refused.value
+    assert (error.reason, error.field, error.metadata) == (
+        "SECRET_DETECTED",
+        "content",
+        {"field": "content", "rule": "github-token"},
+    )
+    assert "with its escapes decoded" in error.message and body not in error.message
+    source_id = "src_" + source_record_hash("task_outcome", "", media_type, content, ())[:32]
+    with pytest.raises(NotFoundError):
+        await service.get_source(source_id)
+    for needle in (body, escaped[40:80]):
+        assert _traces(database, model, caplog, needle) == []

@@ -1,10 +1,13 @@
 """The authorization matrix over real gRPC: every MemoryService RPC × every kind of caller
-gets exactly the status (and reason) the tables say, from one real server process.
+gets exactly the status (and reason) the tables say, from one real server process per backend
+(SQLite, and OceanBase on the real seekdb).
 
 Callers: no token, read, write, admin, a token limited to another memory, one limited to the
 memory the requests name, an expired token and a revoked one. Each request is built just before
 its call on the current head, so a refusal is never a stale-revision artifact: with an admin
-token every request succeeds (the `admin` column proves it).
+token every request succeeds (the `admin` column proves it). Sources have rows of their own:
+a source of the named memory, of the other memory and of no memory, read and cited — a token
+limited to memories finds only theirs, and any other answers as a source that does not exist.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.app import open_service
 from powercontext_memory.security.tokens import Scope, issue
 
+from ..oceanbase_server import fresh_database_blocking
 from ..serving import Served, serve_process
 
 SERVICE = pb.DESCRIPTOR.services_by_name["MemoryService"]
@@ -58,6 +62,20 @@ class World:
         )
         return response.memory
 
+    def put(self, memory_id: str = "") -> types.SourceRef:
+        """A new source (by the admin token), recorded for `memory_id` when given."""
+        put = self.admin.PutSource(
+            pb.PutSourceRequest(
+                kind="user_note",
+                media_type="text/plain",
+                content=f"evidence {next(_counter)}".encode(),
+                memory_id=memory_id,
+            ),
+            metadata=self.metadata("admin"),
+            timeout=10,
+        )
+        return types.SourceRef(source_id=put.source.source_id, content_hash=put.source.content_hash)
+
     def metadata(self, caller: str) -> tuple[tuple[str, str], ...]:
         token = self.tokens.get(caller)
         return () if token is None else (("authorization", f"Bearer {token}"),)
@@ -73,7 +91,7 @@ class World:
         return response
 
 
-def _store_tokens(database: Path) -> dict[str, str]:
+def _store_tokens(database: str | Path) -> dict[str, str]:
     """Tokens straight into the database (as `tokens create` does), before the server starts."""
     specs: dict[str, tuple[Scope, tuple[str, ...], int | None]] = {
         "read": (Scope.READ, (), None),
@@ -100,7 +118,7 @@ def _store_tokens(database: Path) -> dict[str, str]:
     return asyncio.run(store())
 
 
-def _allow_listed(database: Path, name: str, memory: str) -> str:
+def _allow_listed(database: str | Path, name: str, memory: str) -> str:
     async def store() -> str:
         service = await open_service(database)
         try:
@@ -113,9 +131,19 @@ def _allow_listed(database: Path, name: str, memory: str) -> str:
     return asyncio.run(store())
 
 
+@pytest.fixture(scope="module", params=["sqlite", "oceanbase"])
+def database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str | Path]:
+    if request.param == "sqlite":
+        yield tmp_path_factory.mktemp("matrix") / "memory.sqlite3"
+        return
+    with fresh_database_blocking(request.getfixturevalue("oceanbase_server")) as dsn:
+        yield dsn
+
+
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    database = tmp_path_factory.mktemp("matrix") / "memory.sqlite3"
+def world(database: str | Path) -> Iterator[World]:
     tokens = _store_tokens(database)
     # The two tokens limited to memories are added while it runs (tokens reach a running server).
     with serve_process(database, "--auth", "tokens") as served:
@@ -138,6 +166,16 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         )
         source = types.SourceRef(
             source_id=put.source.source_id, content_hash=put.source.content_hash
+        )
+        # cited by the memory the requests name
+        admin.Remember(
+            pb.RememberRequest(
+                memory=types.ArtifactRef(artifact_id=memory, revision=1),
+                sources=[source],
+                entries=[types.EntryInput(kind="fact", text="Evidence cited.", sources=[source])],
+            ),
+            metadata=auth,
+            timeout=10,
         )
         tokens["other memory"] = _allow_listed(database, "other", other)
         tokens["this memory"] = _allow_listed(database, "mine", memory)
@@ -232,11 +270,26 @@ def _preview(w: World) -> pb.PreviewRestoreRequest:
     )
 
 
+def _citing_another(w: World) -> pb.RememberRequest:
+    theirs = w.put(w.other)
+    entry = types.EntryInput(kind="fact", text=f"cites {next(_counter)}", sources=[theirs])
+    return pb.RememberRequest(memory=w.head(), sources=[theirs], entries=[entry])
+
+
 REQUESTS: dict[str, Callable[[World], Any]] = {
     "PutSource": lambda w: pb.PutSourceRequest(
         kind="note", uri="repo://x", media_type="text/plain", content=f"{next(_counter)}".encode()
     ),
+    "PutSource (for the memory)": lambda w: pb.PutSourceRequest(
+        kind="note", content=f"{next(_counter)}".encode(), memory_id=w.memory
+    ),
     "GetSource": lambda w: pb.GetSourceRequest(source_id=w.source.source_id),
+    "GetSource (recorded for it)": lambda w: pb.GetSourceRequest(
+        source_id=w.put(w.memory).source_id
+    ),
+    "GetSource (the other's)": lambda w: pb.GetSourceRequest(source_id=w.put(w.other).source_id),
+    "GetSource (no memory's)": lambda w: pb.GetSourceRequest(source_id=w.put().source_id),
+    "Remember (citing the other's source)": _citing_another,
     "Remember": _remember,
     "Remember (create)": _create,
     "Forget": _forget,
@@ -263,7 +316,9 @@ REQUESTS: dict[str, Callable[[World], Any]] = {
 }
 WRITES = {
     "PutSource",
+    "PutSource (for the memory)",
     "Remember",
+    "Remember (citing the other's source)",
     "Remember (create)",
     "Forget",
     "Reactivate",
@@ -272,7 +327,24 @@ WRITES = {
     "Restore",
     "UndoMerge",
 }
-GLOBAL = {"PutSource", "GetSource", "GetCapabilities"}  # name no memory
+# Name no memory: a token limited to memories is never PERMISSION_DENIED for these.
+GLOBAL = {
+    "PutSource",
+    "GetSource",
+    "GetSource (recorded for it)",
+    "GetSource (the other's)",
+    "GetSource (no memory's)",
+    "GetCapabilities",
+}
+# Sources a caller limited to memories does not have: answered as sources that do not exist.
+HIDDEN = {
+    ("GetSource", "other memory"),
+    ("GetSource (recorded for it)", "other memory"),
+    ("GetSource (the other's)", "this memory"),
+    ("GetSource (no memory's)", "this memory"),
+    ("GetSource (no memory's)", "other memory"),
+    ("Remember (citing the other's source)", "this memory"),
+}
 
 CALLERS = [
     "no token",
@@ -299,8 +371,12 @@ def expected(rpc: str, caller: str) -> tuple[Code, str | None]:
         return DENIED, "SCOPE_REQUIRED"
     if caller in ("other memory", "this memory") and rpc == "Remember (create)":
         return DENIED, "MEMORY_CREATION_NOT_ALLOWED"
+    if caller in ("other memory", "this memory") and rpc == "PutSource":
+        return DENIED, "SOURCE_MEMORY_REQUIRED"
     if caller == "other memory" and rpc not in GLOBAL:
         return DENIED, "MEMORY_NOT_ALLOWED"
+    if (rpc, caller) in HIDDEN:
+        return Code.NOT_FOUND, "SOURCE_NOT_FOUND"
     return OK, None
 
 
@@ -394,3 +470,29 @@ def test_an_unauthenticated_caller_learns_nothing_from_how_its_bytes_parse(world
     with pytest.raises(grpc.RpcError) as malformed:
         garbage(b"\xff\xff\xff", metadata=world.metadata("write"), timeout=10)
     assert malformed.value.code() == Code.INVALID_ARGUMENT  # type: ignore[attr-defined]
+
+
+def _neutral(error: grpc.RpcError, source_id: str) -> tuple[object, ...]:
+    """Everything a caller receives of a refusal, with the source id made neutral."""
+    details = [
+        (k, v if isinstance(v, str) else v.replace(source_id.encode(), b"<id>"))
+        for k, v in error.trailing_metadata() or ()  # type: ignore[attr-defined]
+        if k != "x-request-id"
+    ]
+    return (
+        error.code(),  # type: ignore[attr-defined]
+        str(error.details()).replace(source_id, "<id>"),  # type: ignore[attr-defined]
+        details,
+    )
+
+
+def test_a_hidden_source_answers_as_a_missing_one_byte_for_byte(world: World) -> None:
+    theirs = world.put(world.other).source_id
+    missing = "src_" + "0" * 32
+    answers = []
+    for source_id in (theirs, missing):
+        error = call(world, "GetSource", pb.GetSourceRequest(source_id=source_id), "this memory")
+        assert error is not None
+        answers.append(_neutral(error, source_id))
+    assert answers[0] == answers[1]
+    assert answers[0][0] == Code.NOT_FOUND

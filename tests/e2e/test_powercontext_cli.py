@@ -283,6 +283,14 @@ def test_sources_capabilities_health_and_exit_codes(cli: Cli, tmp_path: Path) ->
         check=True,
     )
     assert raw.stdout == b"\x00\x01evidence\xff"
+    memory = cli.json("create", "Evidence is kept as sources.")["memory"]["artifact_id"]
+    recorded = cli.json(
+        "sources", "put", "raw.bin", "--kind", "file", "--meta", "commit=abc123", "--memory", memory
+    )  # the same record, now recorded for the memory as well: the same source
+    assert recorded["source"]["source_id"] == source_id and not recorded.get("created")
+    assert "MEMORY_NOT_FOUND (NOT_FOUND)" in cli.error(
+        3, "sources", "put", "raw.bin", "--kind", "file", "--memory", "mem_art_" + "9" * 32
+    )
 
     caps = cli.json("capabilities")["capabilities"]
     assert caps["backend"] == "sqlite" and caps["fts"] is True

@@ -7,9 +7,11 @@ Secrets are generated per run (`secrets`, `cryptography`), never committed.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import string
+import tomllib
 from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any
@@ -143,6 +145,48 @@ async def test_put_source_refuses_secrets(
         expected, value = ("metadata['api_key']", "secret-assignment"), api_key
     await _refused(stub.PutSource(request), *expected, value)
     _assert_not_logged(caplog, value)
+
+
+def _escaped(text: str, every: int = 1) -> str:
+    """`text` with every `every`-th character written as a \\uXXXX escape."""
+    return "".join(f"\\u{ord(c):04x}" if i % every == 0 else c for i, c in enumerate(text))
+
+
+@pytest.mark.parametrize("form", ["json", "json in json", "toml", "toml continued", "python"])
+async def test_put_source_refuses_a_secret_its_readers_would_decode(
+    stub: pb_grpc.MemoryServiceStub, caplog: pytest.LogCaptureFixture, form: str
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    body = _random(36)
+    token = "gh" + "p_" + body
+    request = pb.PutSourceRequest(kind="file", media_type="text/plain")
+    if form == "json":  # the report a task_outcome hook sends, as the probe wrote it
+        request.kind = "task_outcome"
+        request.media_type = "application/vnd.powercontext.task-outcome+json"
+        report = f"CI pushed with {_escaped(token[:4])}{token[4:]}"
+        request.content = ('{"report": "' + report + '"}').encode()
+        assert json.loads(request.content)["report"] == f"CI pushed with {token}"
+    elif form == "json in json":
+        inner = '{"report": "CI pushed with ' + _escaped(token, 2) + '"}'  # JSON, escaped
+        request.kind, request.content = "task_outcome", json.dumps({"turn": inner}).encode()
+        assert token in json.loads(json.loads(request.content)["turn"])["report"]
+    elif form == "toml":
+        request.uri = "repo://pyproject.toml"
+        request.content = f'[tool.ci]\npush = "{_escaped(token, 3)}"\n'.encode()
+        assert tomllib.loads(request.content.decode())["tool"]["ci"]["push"] == token
+    elif form == "toml continued":
+        request.uri = "repo://pyproject.toml"
+        request.content = f'[tool.ci]\npush = """{token[:9]}\\\n    {token[9:]}"""\n'.encode()
+        assert tomllib.loads(request.content.decode())["tool"]["ci"]["push"] == token
+    else:
+        request.uri = "repo://noxfile.py"
+        request.content = (
+            "import nox\n\n@nox.session\ndef release(session):\n"
+            f'    session.run("git", "push", "https://{token[:2]}" "{token[2:]}@github.com/o/r")\n'
+        ).encode()
+    assert token.encode() not in request.content  # only a reader that decodes sees it
+    await _refused(stub.PutSource(request), "content", "github-token", body, token)
+    _assert_not_logged(caplog, body)
 
 
 async def test_lookalikes_are_stored(stub: pb_grpc.MemoryServiceStub) -> None:

@@ -87,7 +87,7 @@ NAMING: list[tuple[str, Any, list[tuple[str, str]]]] = [
         ),
         [("citations[0].memory_ref", A), ("citations[1].memory_ref", B)],
     ),
-    ("PutSource", pb.PutSourceRequest(kind="note"), []),
+    ("PutSource", pb.PutSourceRequest(kind="note", memory_id=A), [("memory_id", A)]),
     ("GetSource", pb.GetSourceRequest(source_id="src_x"), []),
     ("GetCapabilities", pb.GetCapabilitiesRequest(), []),
     ("GetRecallManifest", pb.GetRecallManifestRequest(memory=ref(A, 0)), [("memory", A)]),
@@ -141,3 +141,18 @@ def test_the_scope_is_checked_first_and_named() -> None:
     authz.authorize(token(Scope.WRITE), "Remember", request)
     authz.authorize(token(Scope.ADMIN), "Remember", request)
     authz.authorize(token(Scope.READ), "GetMemory", pb.GetMemoryRequest(memory=ref(A)))
+
+
+def test_a_restricted_token_stores_a_source_only_for_one_of_its_memories() -> None:
+    unnamed = pb.PutSourceRequest(kind="note", content=b"x")
+    with pytest.raises(PermissionDeniedError) as refused:
+        authz.authorize(token(Scope.WRITE, A), "PutSource", unnamed)
+    assert refused.value.reason == "SOURCE_MEMORY_REQUIRED"
+    assert refused.value.metadata == {"field": "memory_id"}
+    authz.authorize(token(Scope.WRITE), "PutSource", unnamed)  # unrestricted: optional
+    with pytest.raises(PermissionDeniedError) as other:
+        authz.authorize(token(Scope.WRITE, A), "PutSource", pb.PutSourceRequest(memory_id=B))
+    assert other.value.reason == "MEMORY_NOT_ALLOWED"
+    authz.authorize(token(Scope.WRITE, A), "PutSource", pb.PutSourceRequest(memory_id=A))
+    # GetSource names no memory: the service filters what a restricted token may read.
+    authz.authorize(token(Scope.READ, A), "GetSource", pb.GetSourceRequest(source_id="src_x"))

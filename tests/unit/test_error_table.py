@@ -565,7 +565,12 @@ def too_many_streams(w: World) -> tuple[Termination, Expected]:
 def through_auth(w: World, rpc: str, request: Any, token: str | None) -> Termination:
     authenticator = Authenticator(TokenCache(w.service.backend.access_token, ttl=0))
     metadata = () if token is None else (("authorization", f"Bearer {token}"),)
-    name = {"GetMemory": "get_memory", "Remember": "remember", "Search": "search"}[rpc]
+    name = {
+        "GetMemory": "get_memory",
+        "Remember": "remember",
+        "Search": "search",
+        "PutSource": "put_source",
+    }[rpc]
     original = getattr(w.service, name)
 
     async def guarded(*args: Any, **kwargs: Any) -> Any:
@@ -647,6 +652,13 @@ def restricted_token_creates(w: World) -> tuple[Termination, Expected]:
     _, token = stored_token(w, Scope.WRITE, "mem_art_mine")
     request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text="t")])
     return through_auth(w, "Remember", request, token), Expected({})
+
+
+@case("SOURCE_MEMORY_REQUIRED", Code.PERMISSION_DENIED)
+def restricted_token_stores_a_source_for_no_memory(w: World) -> tuple[Termination, Expected]:
+    _, token = stored_token(w, Scope.WRITE, "mem_art_mine")
+    request = pb.PutSourceRequest(kind="note", content=b"evidence")
+    return through_auth(w, "PutSource", request, token), Expected({"field": "memory_id"})
 
 
 # UNAVAILABLE -----------------------------------------------------------------------------------

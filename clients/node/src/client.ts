@@ -74,7 +74,8 @@ export class MemoryClient {
 
   /**
    * Persists an immutable Source (the same record always gets the same source_id, so it is
-   * safe to send again without a request id).
+   * safe to send again without a request id). `memoryId` records it for that memory: a token
+   * limited to memories must name one of them, and then reads the source back through it.
    */
   putSource(request: pb.PutSourceRequest, options?: CallOptions): Promise<pb.PutSourceResponse> {
     return this.#write(this.#service.putSource, request, options);

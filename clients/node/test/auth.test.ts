@@ -7,15 +7,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { DeadlineExceeded, MemoryClient, PowerContextError, Unauthenticated } from '../src';
+import {
+  DeadlineExceeded,
+  MemoryClient,
+  NotFound,
+  PermissionDenied,
+  PowerContextError,
+  Unauthenticated,
+} from '../src';
 import { makePki, type Pki } from './support/pki';
 import { serverCommand, TestServer } from './support/server';
 
 const TIMEOUT = { timeout: 60_000 };
 
 /** `powercontext-memory tokens create` on the server's database: the token, printed once. */
-function createToken(database: string, scope: string): string {
+function createToken(database: string, scope: string, ...memories: string[]): string {
   const args = ['tokens', 'create', '--database', database, '--name', 'node', '--scope', scope];
+  for (const memory of memories) args.push('--memory', memory);
   return execFileSync(serverCommand(), args, {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,6 +109,65 @@ describe('tokens and TLS against a real server', TIMEOUT, () => {
     // A read waits (within its deadline) for a channel that never gets through the handshake.
     assert.ok(plaintext instanceof DeadlineExceeded, plaintext.message);
     assert.match(plaintext.message, /Waiting for LB pick/);
+  });
+});
+
+describe('a token limited to one memory, and sources', TIMEOUT, () => {
+  let server: TestServer;
+  let admin: MemoryClient;
+  let limited: MemoryClient;
+  let mine: string;
+  let theirs: string;
+
+  before(async () => {
+    server = await TestServer.start({ args: ['--auth', 'tokens'] });
+    const options = { endpoint: server.endpoint, tls: false, env: {}, deadlineMs: 10_000 };
+    admin = new MemoryClient({ ...options, token: createToken(server.databasePath, 'admin') });
+    const create = async (text: string) =>
+      (await admin.remember({ entries: [{ kind: 'fact', text }] })).memory!.artifactId;
+    mine = await create('Node releases are tagged by CI.');
+    theirs = await create("Another team's memory.");
+    const token = createToken(server.databasePath, 'write', mine);
+    limited = new MemoryClient({ ...options, token });
+  });
+
+  after(async () => {
+    admin?.close();
+    limited?.close();
+    await server?.dispose();
+  });
+
+  it('stores a source only for one of its memories, and reads only theirs', async () => {
+    const note = { kind: 'user_note', content: Buffer.from('Release on Fridays only.') };
+    await assert.rejects(limited.putSource(note), (error: unknown) => {
+      assert.ok(error instanceof PermissionDenied, String(error));
+      assert.equal(error.reason, 'SOURCE_MEMORY_REQUIRED');
+      return true;
+    });
+    const stored = await limited.putSource({ ...note, memoryId: mine });
+    assert.equal(stored.created, true);
+    const read = await limited.getSource({ sourceId: stored.source!.sourceId });
+    assert.equal(Buffer.from(read.source!.content).toString(), 'Release on Fridays only.');
+
+    // A source only the other memory has is answered as one that does not exist.
+    const hidden = await admin.putSource({
+      kind: 'user_note',
+      content: Buffer.from('Their plans.'),
+      memoryId: theirs,
+    });
+    const missing = 'src_' + '0'.repeat(32);
+    const errors: NotFound[] = [];
+    for (const sourceId of [hidden.source!.sourceId, missing]) {
+      await assert.rejects(limited.getSource({ sourceId }), (error: unknown) => {
+        assert.ok(error instanceof NotFound, String(error));
+        errors.push(error);
+        return true;
+      });
+    }
+    assert.deepEqual(
+      errors.map((e) => e.reason),
+      ['SOURCE_NOT_FOUND', 'SOURCE_NOT_FOUND'],
+    );
   });
 });
 

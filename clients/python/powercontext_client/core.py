@@ -138,12 +138,20 @@ class ClientCore:
         uri: str = "",
         media_type: str = "",
         metadata: Mapping[str, str] | None = None,
+        memory: str | None = None,
         timeout: float | None = _UNSET,
     ) -> pb.PutSourceResponse:
-        """Persist immutable evidence; the same record always gets the same source_id."""
+        """Persist immutable evidence; the same record always gets the same source_id.
+        `memory` (a memory id) records it for that memory: a token limited to memories must
+        name one of them, and then reads the source back through it."""
         data = content.encode() if isinstance(content, str) else content
         request = pb.PutSourceRequest(
-            kind=kind, uri=uri, media_type=media_type, content=data, metadata=metadata or {}
+            kind=kind,
+            uri=uri,
+            media_type=media_type,
+            content=data,
+            metadata=metadata or {},
+            memory_id=memory or "",
         )
         # Safe to re-send: storing the same record twice returns the same Source.
         return await self._call(self.stub.PutSource, request, timeout=timeout, read=True)

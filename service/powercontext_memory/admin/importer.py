@@ -28,9 +28,11 @@ from ..backends.database import (
     ReadSession,
     RevisionCache,
     expected_projection,
+    source_links,
 )
 from ..backends.spi import RevisionExistsError, WriteTransaction
 from ..domain.errors import FailedPreconditionError
+from ..domain.lifecycle import cited_evidence
 from ..domain.models import (
     ArtifactRef,
     EntryState,
@@ -41,7 +43,8 @@ from ..domain.models import (
     SourceRef,
 )
 from ..memory import MemoryService
-from ..security.secrets import content_text, find_secret
+from ..security.secrets import find_secret
+from ..security.source_secrets import source_secret
 from . import export_format as fmt
 from .export_format import ExportFileError
 from .import_stream import Event, MemoryStart, Unit, events
@@ -188,11 +191,14 @@ def _warn_secrets(
                 f"{finding.description} (rule {finding.rule}); imported as stored"
             )
     for line, source in sources:
-        finding = find_secret(content_text(source.content)) or find_secret(source.uri)
-        if finding is not None:
+        found = source_secret(
+            source.kind, source.uri, source.media_type, source.content, source.metadata
+        )
+        if found is not None:
+            how = f" {found.how}" if found.how else ""
             progress(
-                f"import: warning: line {line}: source {source.source_id} holds "
-                f"{finding.description} (rule {finding.rule}); imported as stored"
+                f"import: warning: line {line}: source {source.source_id} {found.field} holds "
+                f"{found.finding.description}{how} (rule {found.finding.rule}); imported as stored"
             )
 
 
@@ -354,6 +360,9 @@ class _Writer:
                 )
             versions = [codec.version_to_row(v) for unit in batch for v in unit.created]
             await tx.insert_entry_versions(versions)
+            for unit in batch:  # the imported memory's tokens read what it cites, as on commit
+                cited, _ = cited_evidence(unit.lineage, unit.created)
+                await tx.insert_source_links(source_links(artifact_id, cited, unit.committed_at_ms))
             await _project(tx, batch)
         self.planned[artifact_id] = last
         self.report.revisions_written += len(batch)

@@ -36,8 +36,10 @@ from ..domain.models import (
     EmbeddingProfile,
     EntryState,
     EntryVersion,
+    Lineage,
     Revision,
     Source,
+    SourceRef,
 )
 from ..observer import NO_OBSERVER, ServiceObserver
 from ..search.text_index import TextIndex
@@ -56,6 +58,7 @@ from .spi import (
     RevisionExistsError,
     RevisionRow,
     SnapshotMovedError,
+    SourceLinkRow,
     StorageAdapter,
     WriteRequestRow,
     WriteTransaction,
@@ -84,6 +87,9 @@ BACKFILL_BATCH = 256
 HASH_IN_THREAD_ROWS = 2000
 # Revisions per transaction of the manifest migration (migrate-manifests).
 MIGRATE_BATCH = 64
+# schema_meta marker: every source a stored revision cites is linked to its memory.
+SOURCE_LINKS_KEY = "memory_sources"
+SOURCE_LINKS = "cited-v1"
 
 
 class _WriterLock:
@@ -187,15 +193,22 @@ class ReadSession:
             )
         return found
 
-    async def source(self, source_id: str) -> Source:
+    async def source(self, source_id: str, within: Sequence[str] | None = None) -> Source:
+        """The verified source. `within` (a token's memory list): only a source those memories
+        cite or had recorded for them, shown as created when it first became theirs; any
+        other answers exactly as a source that does not exist (no existence oracle)."""
+        first_linked = await self.tx.source_links([source_id], within) if within else None
         rows = await self.tx.source_rows([source_id])
-        if not rows:
+        if not rows or (first_linked is not None and source_id not in first_linked):
             raise NotFoundError(
                 f"source {source_id} does not exist",
                 reason="SOURCE_NOT_FOUND",
                 metadata={"sourceId": source_id},
             )
-        return codec.source_from_row(rows[0])
+        source = codec.source_from_row(rows[0])
+        if first_linked is not None:
+            source = dataclasses.replace(source, created_at_ms=first_linked[source_id])
+        return source
 
     async def changes(self, artifact_id: str, first: int, last: int) -> list[RevisionChanges]:
         """Compact changes of revisions first..last, ascending: only the changes columns are
@@ -525,11 +538,16 @@ class DatabaseMemoryBackend:
             self.commit_hook(name)
 
     async def commit(
-        self, plan: CommitPlan, record: idempotency.WriteRecord | None = None
+        self,
+        plan: CommitPlan,
+        record: idempotency.WriteRecord | None = None,
+        within: Sequence[str] | None = None,
     ) -> Revision:
         """Execute a plan atomically: all of it commits, or none of it. With `record`, the
         write's outcome is recorded under its request id in the same transaction; when that id
-        is already recorded, everything is rolled back and WriteAlreadyRecorded raised."""
+        is already recorded, everything is rolled back and WriteAlreadyRecorded raised. With
+        `within` (a token's memory list), the plan may cite only sources of those memories.
+        Every source the revision cites is linked to its memory (memory_sources)."""
         next_ref = ArtifactRef(plan.artifact_id, plan.next_revision)
         row_task = asyncio.ensure_future(_revision_row(plan, _now_ms()))
         base_key = (plan.artifact_id, plan.base_revision)
@@ -539,7 +557,9 @@ class DatabaseMemoryBackend:
         version_rows = [codec.version_to_row(v) for v in plan.new_versions]
         request_row = self._request_row(record) if record is not None else None
         try:
-            rows = await self._commit_rows(plan, row_task, pieces, version_rows, request_row)
+            rows = await self._commit_rows(
+                plan, row_task, pieces, version_rows, request_row, within
+            )
         except _HeadMoved:
             # The CAS was lost after the in-transaction check (another process committed in
             # between; the transaction is rolled back by now). Report the head that won, read
@@ -572,13 +592,14 @@ class DatabaseMemoryBackend:
         pieces: list[ManifestPieceRow],
         version_rows: list[EntryVersionRow],
         request_row: WriteRequestRow | None,
+        within: Sequence[str] | None,
     ) -> list[HeadProjectionRow]:
         """The transaction of `commit`; returns the projection rows it wrote."""
         async with self._write_lock, self._write_tx() as tx:
             head = (await tx.head_revisions([plan.artifact_id])).get(plan.artifact_id)
             if head != (plan.base_revision or None):
                 raise RevisionConflictError(plan.artifact_id, plan.base_revision, head)
-            await _check_evidence(tx, plan)
+            await _check_evidence(tx, plan, within)
             await _check_predecessors(tx, plan)
             self._step("checked")
             if request_row is not None:
@@ -598,6 +619,9 @@ class DatabaseMemoryBackend:
                 raise _HeadMoved
             self._step("head")
             await tx.insert_entry_versions(version_rows)
+            await tx.insert_source_links(
+                source_links(plan.artifact_id, plan.evidence_sources, row.committed_at_ms)
+            )
             self._step("versions")
             if plan.projection_removals:
                 await tx.remove_projection(plan.artifact_id, plan.projection_removals)
@@ -655,13 +679,55 @@ class DatabaseMemoryBackend:
                 np.frombuffer(row.embedding, dtype="<f4"), self.profile.dimension
             )
 
-    async def put_source(self, source: Source) -> tuple[Source, bool]:
+    async def put_source(
+        self, source: Source, memory_id: str | None = None, within: Sequence[str] | None = None
+    ) -> tuple[Source, bool]:
+        """Store the source (or find the identical one) and, with `memory_id`, record it for
+        that memory, which must exist. Returns the stored source and whether it is new. With
+        `within` (a token's memory list, which holds `memory_id`) both answers are as those
+        memories see it: new unless they already had it, created when they first had it."""
         async with self._write_lock, self._write_tx() as tx:
-            created = await tx.insert_source(codec.source_to_row(source))
-            if created:
-                return source, True
-            rows = await tx.source_rows([source.source_id])
-        return codec.source_from_row(rows[0]), False
+            if memory_id is not None and not await tx.head_revisions([memory_id]):
+                raise NotFoundError(
+                    f"memory_id: memory {memory_id} does not exist",
+                    reason="MEMORY_NOT_FOUND",
+                    metadata={"artifactId": memory_id, "field": "memory_id"},
+                )
+            seen = await tx.source_links([source.source_id], within) if within else {}
+            inserted = await tx.insert_source(codec.source_to_row(source))
+            if memory_id is not None:
+                await tx.insert_source_links(
+                    source_links(memory_id, [source.ref], source.created_at_ms)
+                )
+            stored = (
+                source
+                if inserted
+                else codec.source_from_row((await tx.source_rows([source.source_id]))[0])
+            )
+        if within is None:
+            return stored, inserted
+        if source.source_id in seen:
+            return dataclasses.replace(stored, created_at_ms=seen[source.source_id]), False
+        return dataclasses.replace(stored, created_at_ms=source.created_at_ms), True
+
+    async def backfill_source_links(self) -> int:
+        """Link every source that stored revisions cite to its memory (databases written before
+        memory_sources), once: a schema_meta marker records that it ran. A memory per
+        transaction, and links already there stay, so a killed run simply runs again; a row
+        that does not parse is left out (logged), and the verifier names it."""
+        async with self._read_tx() as tx:
+            if await tx.meta_value(SOURCE_LINKS_KEY) is not None:
+                return 0
+            artifact_ids = await tx.artifact_ids()
+        linked = 0
+        for artifact_id in artifact_ids:
+            async with self._write_lock, self._write_tx() as tx:
+                rows = await _cited_source_links(tx, artifact_id)
+                await tx.insert_source_links(rows)
+            linked += len(rows)
+        async with self._write_lock, self._write_tx() as tx:
+            await tx.insert_meta_value(SOURCE_LINKS_KEY, SOURCE_LINKS)
+        return linked
 
     # -- access tokens (security/tokens.py) -----------------------------------------------------
 
@@ -774,13 +840,53 @@ async def _revision_row(plan: CommitPlan, committed_at_ms: int) -> RevisionRow:
     )
 
 
-async def _check_evidence(tx: WriteTransaction, plan: CommitPlan) -> None:
-    """Reload every evidence object in the transaction; never trust ids from the caller."""
+def source_links(
+    artifact_id: str, sources: Sequence[SourceRef], recorded_at_ms: int
+) -> list[SourceLinkRow]:
+    """The memory_sources rows that let `artifact_id`'s tokens read these sources."""
+    ids = sorted({s.source_id for s in sources})
+    return [SourceLinkRow(artifact_id, source_id, recorded_at_ms) for source_id in ids]
+
+
+async def _cited_source_links(tx: ReadTransaction, artifact_id: str) -> list[SourceLinkRow]:
+    """The links of every source one memory's revisions cite (lineage or new versions), each
+    at the time of the first revision that cites it."""
+    committed: dict[int, int] = {}
+    first: dict[str, int] = {}
+
+    def cite(refs: Sequence[SourceRef], at_ms: int) -> None:
+        for ref in refs:
+            first[ref.source_id] = min(first.get(ref.source_id, at_ms), at_ms)
+
+    for revision, committed_at_ms, lineage in await tx.lineage_rows(artifact_id):
+        committed[revision] = committed_at_ms
+        try:
+            cite(Lineage.from_json(json.loads(lineage)).sources, committed_at_ms)
+        except (KeyError, TypeError, ValueError) as error:
+            where = f"artifact_revisions[{artifact_id}@{revision}]"
+            logger.warning("not linking the sources of %s: %s", where, error)
+    for row in await tx.all_entry_version_rows(artifact_id):
+        try:
+            refs = [SourceRef.from_json(r) for r in json.loads(row.source_refs)]
+        except (KeyError, TypeError, ValueError) as error:
+            where = f"memory_entry_versions[{row.entry_version_id}]"
+            logger.warning("not linking the sources of %s: %s", where, error)
+            continue
+        cite(refs, committed.get(row.created_in_revision, 0))
+    return [SourceLinkRow(artifact_id, source_id, at) for source_id, at in sorted(first.items())]
+
+
+async def _check_evidence(
+    tx: WriteTransaction, plan: CommitPlan, within: Sequence[str] | None
+) -> None:
+    """Reload every evidence object in the transaction; never trust ids from the caller. With
+    `within`, a source those memories do not have answers as one that does not exist."""
     if plan.evidence_sources:
-        stored = {
-            r.source_id: r.content_hash
-            for r in await tx.source_rows([s.source_id for s in plan.evidence_sources])
-        }
+        ids = [s.source_id for s in plan.evidence_sources]
+        stored = {r.source_id: r.content_hash for r in await tx.source_rows(ids)}
+        if within:
+            readable = await tx.source_links(ids, within)
+            stored = {k: v for k, v in stored.items() if k in readable}
         for ref in plan.evidence_sources:
             if ref.source_id not in stored:
                 raise NotFoundError(

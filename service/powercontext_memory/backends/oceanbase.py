@@ -47,6 +47,7 @@ from .spi import (
     RevisionExistsError,
     RevisionRow,
     SnapshotMovedError,
+    SourceLinkRow,
     SourceRow,
     VectorCandidate,
     VectorRow,
@@ -58,6 +59,7 @@ from .sql_reads import (
     HEAD_COLUMNS,
     REVISION_COLUMNS,
     SOURCE_COLUMNS,
+    SOURCE_LINK_COLUMNS,
     VERSION_INSERT,
     WRITE_REQUEST_COLUMNS,
     PortableReads,
@@ -660,6 +662,24 @@ class _OceanBaseTransaction(PortableReads):
         affected = await self._exec(
             f"INSERT IGNORE INTO sources ({SOURCE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             values(row),
+        )
+        return affected == 1
+
+    async def insert_source_links(self, rows: Sequence[SourceLinkRow]) -> None:
+        for chunk in _chunks(list(rows)):
+            await self._exec(
+                f"INSERT IGNORE INTO memory_sources ({SOURCE_LINK_COLUMNS}) VALUES "
+                + ", ".join(["(?, ?, ?)"] * len(chunk)),
+                [v for r in chunk for v in values(r)],
+            )
+
+    async def meta_value(self, key: str) -> str | None:
+        rows = await self._all("SELECT meta_value FROM schema_meta WHERE meta_key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    async def insert_meta_value(self, key: str, value: str) -> bool:
+        affected = await self._exec(
+            "INSERT IGNORE INTO schema_meta (meta_key, meta_value) VALUES (?, ?)", (key, value)
         )
         return affected == 1
 

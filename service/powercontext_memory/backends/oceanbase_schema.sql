@@ -29,6 +29,15 @@ CREATE TABLE IF NOT EXISTS sources (
     PRIMARY KEY (source_id)
 ) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
 ;
+-- Which memories may read a source (cited by them or recorded for them), as on SQLite.
+CREATE TABLE IF NOT EXISTS memory_sources (
+    source_id VARCHAR(128) NOT NULL,
+    memory_artifact_id VARCHAR(128) NOT NULL,
+    recorded_at_ms BIGINT NOT NULL,
+    PRIMARY KEY (source_id, memory_artifact_id),
+    KEY idx_memory_sources_memory (memory_artifact_id, source_id)
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
+;
 CREATE TABLE IF NOT EXISTS artifact_revisions (
     artifact_id VARCHAR(128) NOT NULL,
     revision BIGINT NOT NULL,

@@ -105,6 +105,17 @@ class SourceRow:
 
 
 @dataclass(frozen=True, slots=True)
+class SourceLinkRow:
+    """A source one memory cites (in a revision's lineage or an entry version's evidence) or had
+    recorded for it (PutSource `memory_id`): what a token limited to that memory may read.
+    `recorded_at_ms` is when the pair was first linked; linking it again changes nothing."""
+
+    memory_artifact_id: str
+    source_id: str
+    recorded_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class HeadProjectionRow:
     """A row of the latest-head projection (memory_entry_heads) as the adapter stores it.
 
@@ -256,6 +267,13 @@ class HotReads(Protocol):
 
     async def source_rows(self, source_ids: Sequence[str]) -> list[SourceRow]: ...
 
+    async def source_links(
+        self, source_ids: Sequence[str], artifact_ids: Sequence[str]
+    ) -> dict[str, int]:
+        """Those of `source_ids` linked to any of `artifact_ids` (memory_sources), each with
+        the earliest recorded_at_ms among those links."""
+        ...
+
     async def existing_revisions(self, refs: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
         """Which (artifact_id, revision) pairs exist, in any family."""
         ...
@@ -353,6 +371,11 @@ class AuditReads(Protocol):
         """Revisions first..last inclusive, ascending."""
         ...
 
+    async def lineage_rows(self, artifact_id: str) -> list[tuple[int, int, str]]:
+        """(revision, committed_at_ms, lineage JSON) of every revision of one memory, ascending:
+        never a manifest."""
+        ...
+
     async def revisions_without_changes(
         self, after: tuple[str, int] | None, limit: int
     ) -> list[tuple[str, int]]:
@@ -384,6 +407,14 @@ class AuditReads(Protocol):
         ...
 
     async def all_source_ids(self) -> list[str]: ...
+
+    async def source_link_rows(self, artifact_id: str) -> list[SourceLinkRow]:
+        """Every source linked to one memory, by source id (verifier)."""
+        ...
+
+    async def meta_value(self, key: str) -> str | None:
+        """A schema_meta value: markers of the one-time backfills run on open."""
+        ...
 
     async def access_token_rows(self) -> list[AccessTokenRow]:
         """Every token, revoked and expired ones included, oldest first."""
@@ -450,6 +481,14 @@ class WriteTransaction(ReadTransaction, Protocol):
 
     async def insert_source(self, row: SourceRow) -> bool:
         """False when a source with this id already exists (sources are immutable)."""
+        ...
+
+    async def insert_source_links(self, rows: Sequence[SourceLinkRow]) -> None:
+        """Link sources to memories; a pair already linked keeps its row (and its time)."""
+        ...
+
+    async def insert_meta_value(self, key: str, value: str) -> bool:
+        """Set a schema_meta key once; False (nothing changed) when it is already set."""
         ...
 
     async def insert_access_token(self, row: AccessTokenRow) -> None:

@@ -24,6 +24,7 @@ from .spi import (
     HeadProjectionRow,
     ManifestPieceRow,
     RevisionRow,
+    SourceLinkRow,
     SourceRow,
     VersionMetadataRow,
     WriteRequestRow,
@@ -38,6 +39,7 @@ REVISION_COLUMNS = columns(RevisionRow)
 CHANGES_COLUMNS = columns(ChangesRow)
 VERSION_COLUMNS = columns(EntryVersionRow)
 SOURCE_COLUMNS = columns(SourceRow)
+SOURCE_LINK_COLUMNS = columns(SourceLinkRow)
 HEAD_COLUMNS = columns(HeadProjectionRow, 5)  # without the vector fields and the metadata
 HEAD_METADATA_COLUMNS = "kind, description, tags"
 ACCESS_TOKEN_COLUMNS = columns(AccessTokenRow)
@@ -112,6 +114,14 @@ class PortableReads:
         )
         return [RevisionRow(*r) for r in rows]
 
+    async def lineage_rows(self, artifact_id: str) -> list[tuple[int, int, str]]:
+        rows = await self._all(
+            "SELECT revision, committed_at_ms, lineage FROM artifact_revisions "
+            "WHERE artifact_id = ? ORDER BY revision",
+            (artifact_id,),
+        )
+        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
     async def changes_rows(self, artifact_id: str, first: int, last: int) -> list[ChangesRow]:
         # A few revisions (an index catching up with the head) are a point read.
         read = self._point if last - first < POINT_REVISIONS else self._all
@@ -178,6 +188,29 @@ class PortableReads:
 
     async def all_source_ids(self) -> list[str]:
         return [r[0] for r in await self._all("SELECT source_id FROM sources ORDER BY source_id")]
+
+    async def source_links(
+        self, source_ids: Sequence[str], artifact_ids: Sequence[str]
+    ) -> dict[str, int]:
+        if not source_ids or not artifact_ids:
+            return {}
+        memories = list(dict.fromkeys(artifact_ids))
+        rows = await self._all_chunked(
+            "SELECT source_id, MIN(recorded_at_ms) FROM memory_sources "
+            f"WHERE memory_artifact_id IN ({', '.join('?' * len(memories))}) "
+            "AND source_id IN ({marks}) GROUP BY source_id",
+            list(dict.fromkeys(source_ids)),
+            *memories,
+        )
+        return {str(source_id): int(at) for source_id, at in rows}
+
+    async def source_link_rows(self, artifact_id: str) -> list[SourceLinkRow]:
+        rows = await self._all(
+            f"SELECT {SOURCE_LINK_COLUMNS} FROM memory_sources "
+            "WHERE memory_artifact_id = ? ORDER BY source_id",
+            (artifact_id,),
+        )
+        return [SourceLinkRow(*r) for r in rows]
 
     async def access_token_row(self, token_id: str) -> AccessTokenRow | None:
         rows = await self._point(

@@ -35,6 +35,7 @@ from .spi import (
     ManifestPieceRow,
     RevisionExistsError,
     RevisionRow,
+    SourceLinkRow,
     SourceRow,
     VectorRow,
     WriteRequestRow,
@@ -45,6 +46,7 @@ from .sql_reads import (
     HEAD_COLUMNS,
     REVISION_COLUMNS,
     SOURCE_COLUMNS,
+    SOURCE_LINK_COLUMNS,
     VERSION_INSERT,
     WRITE_REQUEST_COLUMNS,
     PortableReads,
@@ -910,6 +912,29 @@ class _SQLiteTransaction(PortableReads):
             cur = db.execute(
                 f"INSERT OR IGNORE INTO sources ({SOURCE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 values(row),
+            )
+            return cur.rowcount == 1
+
+        return await self._run(go)
+
+    async def insert_source_links(self, rows: Sequence[SourceLinkRow]) -> None:
+        if rows:
+            self._queue(
+                lambda db: db.executemany(
+                    f"INSERT OR IGNORE INTO memory_sources ({SOURCE_LINK_COLUMNS}) "
+                    "VALUES (?, ?, ?)",
+                    [values(r) for r in rows],
+                )
+            )
+
+    async def meta_value(self, key: str) -> str | None:
+        rows = await self._all("SELECT value FROM schema_meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    async def insert_meta_value(self, key: str, value: str) -> bool:
+        def go(db: Db) -> bool:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO schema_meta (key, value) VALUES (?, ?)", (key, value)
             )
             return cur.rowcount == 1
 

@@ -18,6 +18,20 @@ CREATE TABLE IF NOT EXISTS sources (
     created_at_ms INTEGER NOT NULL
 );
 
+-- Which memories may read a source: those that cite it (a revision's lineage, an entry version's
+-- evidence; written by the commit that cites it) or had it recorded for them (PutSource
+-- memory_id). A token limited to some memories reads only their sources. recorded_at_ms: the
+-- first time the pair was linked. Databases created before get it filled on open (database.py).
+CREATE TABLE IF NOT EXISTS memory_sources (
+    source_id TEXT NOT NULL,
+    memory_artifact_id TEXT NOT NULL,
+    recorded_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (source_id, memory_artifact_id)
+) WITHOUT ROWID;
+
+CREATE INDEX IF NOT EXISTS idx_memory_sources_memory
+    ON memory_sources (memory_artifact_id, source_id);
+
 CREATE TABLE IF NOT EXISTS artifact_revisions (
     artifact_id TEXT NOT NULL,
     revision INTEGER NOT NULL,

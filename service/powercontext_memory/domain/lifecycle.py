@@ -168,11 +168,7 @@ class _Draft:
         if not self.changes:
             return None
         changes = tuple(self.changes[k] for k in sorted(self.changes))
-        sources = set(self.lineage.sources)
-        artifacts = set(self.lineage.artifacts)
-        for version in self.versions:
-            sources.update(version.content.source_refs)
-            artifacts.update(version.content.artifact_refs)
+        sources, artifacts = cited_evidence(self.lineage, self.versions)
         if self.base is None:
             content = MemoryContent([self.manifest[k] for k in sorted(self.manifest)], changes)
         else:
@@ -185,9 +181,22 @@ class _Draft:
             new_versions=tuple(self.versions),
             projection_upserts=tuple(self.upserts),
             projection_removals=tuple(self.removals),
-            evidence_sources=tuple(sorted(sources)),
-            evidence_artifacts=tuple(sorted(artifacts)),
+            evidence_sources=sources,
+            evidence_artifacts=artifacts,
         )
+
+
+def cited_evidence(
+    lineage: Lineage, versions: Iterable[EntryVersion]
+) -> tuple[tuple[SourceRef, ...], tuple[ArtifactRef, ...]]:
+    """Every source and artifact a revision cites, sorted and unique: its operation's evidence
+    (lineage) and the evidence of the entry versions it creates."""
+    sources = set(lineage.sources)
+    artifacts = set(lineage.artifacts)
+    for version in versions:
+        sources.update(version.content.source_refs)
+        artifacts.update(version.content.artifact_refs)
+    return tuple(sorted(sources)), tuple(sorted(artifacts))
 
 
 def _projection_row(version: EntryVersion) -> ProjectionRow:

@@ -14,8 +14,11 @@ Rules (README "Running on a network"):
   citation of Expand, and every artifact cited as evidence by a Remember (operation-level and
   per entry) or a Merge. Such a token may not create a memory (Remember without `memory`): it
   could never read the new memory back, and creating memories is an unrestricted grant's job.
-* Sources are global and content-addressed (a source id is a hash of its record), not part of
-  any memory: PutSource needs write and GetSource read, whatever the allow-list.
+* Sources are content-addressed (a source id is a hash of its record) and shared, but a token
+  limited to some memories sees only theirs: the sources those memories cite or had recorded
+  for them. Such a token must name one of its memories in PutSource (`memory_id`: the source
+  is recorded for it); anything else it reads or cites (GetSource, evidence of a write) is
+  checked by the service against the database and answers as a source that does not exist.
 """
 
 from __future__ import annotations
@@ -104,13 +107,17 @@ def _expand(request: pb.ExpandRequest) -> Iterator[MemoryRef]:
         yield MemoryRef(f"citations[{i}].memory_ref", citation.memory_ref.artifact_id)
 
 
+def _put_source(request: pb.PutSourceRequest) -> Iterator[MemoryRef]:
+    yield MemoryRef("memory_id", request.memory_id)
+
+
 def _none(request: Any) -> Iterator[MemoryRef]:
     return iter(())
 
 
 _EXTRACTORS: Final[Mapping[str, Callable[[Any], Iterator[MemoryRef]]]] = MappingProxyType(
     {
-        "PutSource": _none,
+        "PutSource": _put_source,
         "GetSource": _none,
         "Remember": _remember,
         "Forget": _target,
@@ -161,6 +168,13 @@ def authorize(token: AccessToken, method: str, request: Any) -> None:
             "a token limited to listed memories cannot create a memory: use a token without "
             "a memory list",
             reason="MEMORY_CREATION_NOT_ALLOWED",
+        )
+    if method == "PutSource" and not request.memory_id:
+        raise PermissionDeniedError(
+            "memory_id: a token limited to listed memories stores a source for one of them: "
+            "name it in memory_id",
+            reason="SOURCE_MEMORY_REQUIRED",
+            metadata={"field": "memory_id"},
         )
     for ref in memory_refs(method, request):
         if not token.allows(ref.artifact_id):

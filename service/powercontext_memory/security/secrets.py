@@ -1,8 +1,9 @@
 """The secret guard's rules: does a text hold a credential? Pure functions, no I/O.
 
 The RFC says memories never hold secrets, so every stored text (entry text, kinds, reasons,
-source content, URIs, metadata) passes `find_secret` before anything is written; MemoryService
-turns a finding into INVALID_ARGUMENT / SECRET_DETECTED naming the rule and the field. A
+source content — also as its readers decode it, decoded.py — URIs, metadata) passes
+`find_secret` before anything is written; MemoryService turns a finding into INVALID_ARGUMENT /
+SECRET_DETECTED naming the rule and the field. A
 `Finding` carries the rule and the span, never the value, so nothing downstream can echo it.
 
 Each rule is a compiled regex tried only where one of its anchors (literal substrings) occurs,
@@ -231,8 +232,9 @@ _KEYWORD_ASSIGNMENT = (
     rf"(?:{'|'.join(_KEY_QUALIFIERS)})[_\-. ]?key|apikey)"
     rf"[A-Za-z0-9_\-]{{0,24}}[\"']?{_ASSIGN}(?:[\"'`]|b[\"'])?"
     # The value stops at quotes, separators and the next assignment, so repeated keywords
-    # (`token=token=…`) cost linear time.
-    r"(?P<value>[^\s\"'`,;=:]{1,256})"
+    # (`token=token=…`) cost linear time; and at a backslash, which starts an escape or a line
+    # continuation (the decoded text is scanned too: security/decoded.py).
+    r"(?P<value>[^\s\"'`,;=:\\]{1,256})"
 )
 
 RULES: tuple[Rule, ...] = (

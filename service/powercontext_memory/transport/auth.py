@@ -10,10 +10,10 @@ other, with its request id. Per call:
    its record (security/token_cache.py: at most a few seconds old) and security/tokens.verify —
    UNAUTHENTICATED with TOKEN_MISSING, TOKEN_INVALID, TOKEN_REVOKED or TOKEN_EXPIRED;
 3. authorization, on the decoded request: the scope of the RPC and every memory it names
-   (security/authz.py) — PERMISSION_DENIED with SCOPE_REQUIRED, MEMORY_NOT_ALLOWED or
-   MEMORY_CREATION_NOT_ALLOWED;
-4. the call runs `acting_as(Caller(token id, token name))`: idempotency records and stream
-   limits are kept per token.
+   (security/authz.py) — PERMISSION_DENIED with SCOPE_REQUIRED, MEMORY_NOT_ALLOWED,
+   MEMORY_CREATION_NOT_ALLOWED or SOURCE_MEMORY_REQUIRED;
+4. the call runs `acting_as(Caller(token id, token name, memory list))`: idempotency records
+   and stream limits are kept per token, and sources are read through its memory list.
 
 A stream checks its token again before each message it sends, so a revoked or expired token
 also ends the follow streams it opened (at their next revision or progress message). Errors go
@@ -179,7 +179,7 @@ class _Guarded:
         self.authenticator = authenticator
         self.token = token
         self.check = check
-        self.caller = Caller(token.token_id, token.name)
+        self.caller = Caller(token.token_id, token.name, token.memories)
 
     def wrap(self, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         behavior = _behavior(handler)

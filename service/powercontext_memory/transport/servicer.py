@@ -44,7 +44,12 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         self, request: pb.PutSourceRequest, context: Context
     ) -> pb.PutSourceResponse:
         source, created = await self._service.put_source(
-            request.kind, request.uri, request.media_type, request.content, dict(request.metadata)
+            request.kind,
+            request.uri,
+            request.media_type,
+            request.content,
+            dict(request.metadata),
+            request.memory_id or None,
         )
         return pb.PutSourceResponse(source=convert.source_pb(source), created=created)
 

@@ -120,6 +120,10 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                       "keyType": "string",
                       "type": "string",
                       "id": 5
+                    },
+                    "memoryId": {
+                      "type": "string",
+                      "id": 6
                     }
                   }
                 },

@@ -230,6 +230,12 @@ def _sources_put(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--uri", default="")
     parser.add_argument("--media-type", default="")
     parser.add_argument("--meta", type=_key_value, action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument(
+        "--memory",
+        default=None,
+        metavar="MEMORY_ID",
+        help="record it for this memory (required with a token limited to memories)",
+    )
 
 
 def _key_value(text: str) -> tuple[str, str]:

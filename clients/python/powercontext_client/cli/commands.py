@@ -247,6 +247,7 @@ async def sources_put(client: AsyncClient, args: argparse.Namespace, printer: Pr
         uri=args.uri,
         media_type=args.media_type,
         metadata=dict(args.meta),
+        memory=args.memory,
     )
     printer.show(response, output.source_lines(response.source, response.created))
     return 0

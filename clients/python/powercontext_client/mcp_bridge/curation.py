@@ -160,7 +160,7 @@ class Curation:
         ]
         if kind is None:  # with no inputs the server names that problem (inputs first)
             kind = await self._common_kind(cited) if cited else ""
-        note = await self.tools._note(text, "merge_entries")
+        note = await self.tools._note(text, "merge_entries", memory_ref.artifact_id)
 
         async def send(head: pb.GetMemoryResponse) -> pb.MergeResponse:
             return await client.merge(

@@ -102,13 +102,16 @@ class Tools:
     async def _head(self, memory: types.ArtifactRef) -> types.ArtifactRef:
         return memory if memory.revision else await self.client.head(memory.artifact_id)
 
-    async def _note(self, text: str, tool: str) -> types.SourceRef:
+    async def _note(self, text: str, tool: str, memory_id: str | None) -> types.SourceRef:
+        """The agent's words as a Source, recorded for the memory they go to when it exists
+        (a token limited to memories may store sources only so)."""
         stored = await self.client.put_source(
             text,
             kind=NOTE_KIND,
             uri=NOTE_URI + tool,
             media_type="text/plain",
             metadata={"tool": tool},
+            memory=memory_id,
         )
         return source_ref(stored)
 
@@ -288,7 +291,8 @@ class Tools:
                 f"{self.workspace.directory} is not in a git repository, so a new memory could "
                 "not be recorded for it: give `memory` (create one with `powercontext create`)",
             )
-        note = await self._note(text, "remember")
+        target = self._memory(given) if given is not None else None
+        note = await self._note(text, "remember", target.artifact_id if target else None)
         entry = types.EntryInput(
             kind=kind, text=text, sources=[note], description=description, tags=tags or ()
         )
@@ -300,7 +304,7 @@ class Tools:
             done = results.write_result(given, created=True, recorded=True)
             return results.tool_result(done, results.write_text(done))
         operation = pb.RememberRequest(entries=[entry], sources=[note])
-        response = await self._commit(self._memory(given), lambda head: _copy(operation))
+        response = await self._commit(target or self._memory(given), lambda h: _copy(operation))
         done = results.write_result(response)
         return results.tool_result(done, results.write_text(done))
 
@@ -360,7 +364,7 @@ class Tools:
         # The version the caller saw (else the one read now): the server refuses the revise
         # with ENTRY_VERSION_STALE if another writer revised the entry since.
         seen = types.EntryRef(entry_id=entry_id, entry_version_id=entry_version_id or current)
-        note = await self._note(text, "revise_entry")
+        note = await self._note(text, "revise_entry", first.memory.artifact_id)
         new = revise(
             seen,
             text,

@@ -77,7 +77,8 @@ def _send(
     inputs: list[SourceInput],
     report: Report,
 ) -> None:
-    refs = [calls.put_source(s) for s in inputs]
+    known = manifest.repo(root)
+    refs = [calls.put_source(s, known.memory_id if known else None) for s in inputs]
     report.sources = [s.uri for s in inputs]
     with manifest.locked():  # one memory per repository, even with a hook racing us
         state = manifest.repo(root)

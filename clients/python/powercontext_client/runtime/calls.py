@@ -70,9 +70,15 @@ class Calls:
         except grpc.RpcError as rpc_error:
             raise from_rpc_error(rpc_error) from rpc_error
 
-    def put_source(self, source: SourceInput) -> types.SourceRef:
+    def put_source(self, source: SourceInput, memory_id: str | None = None) -> types.SourceRef:
+        """Store the source, recorded for `memory_id` when the repository has a memory (a
+        token limited to memories stores sources only for one of them)."""
         request = pb.PutSourceRequest(
-            kind=source.kind, uri=source.uri, media_type=source.media_type, content=source.content
+            kind=source.kind,
+            uri=source.uri,
+            media_type=source.media_type,
+            content=source.content,
+            memory_id=memory_id or "",
         )
         stored = self._call(self.client.stub.PutSource, request).source
         return types.SourceRef(source_id=stored.source_id, content_hash=stored.content_hash)

@@ -91,7 +91,8 @@ class HookRunner:
 
     def _instruction(self, calls: Calls, event: HookEvent, repo: Repo) -> tuple[str, list[str]]:
         note = calls.put_source(
-            user_note_source(event.prompt, host=event.host, session_id=event.session_id)
+            user_note_source(event.prompt, host=event.host, session_id=event.session_id),
+            repo.memory_id,
         )
         response = self._extract(calls, repo, [note], request_id="")
         memory_id = response.memory.artifact_id if response.HasField("memory") else repo.memory_id
@@ -141,7 +142,7 @@ class HookRunner:
         )
         request_id = str(uuid.uuid5(_TURN_NAMESPACE, f"{repo.root}\0{session}\0{turn}"))
         with self.connect(repo.endpoint) as calls:
-            ref = calls.put_source(source)
+            ref = calls.put_source(source, repo.memory_id)
             # REQUEST_ID_REUSED: this very turn committed before (a racing repeat): done.
             with contextlib.suppress(AlreadyExists):
                 self._extract(calls, repo, [ref], request_id=request_id)

@@ -54,7 +54,7 @@ RECALL_MANIFEST_CODE_PAGE: RecallManifestCode
 RECALL_MANIFEST_CODE_EMPTY_MEMORY: RecallManifestCode
 
 class PutSourceRequest(_message.Message):
-    __slots__ = ("kind", "uri", "media_type", "content", "metadata")
+    __slots__ = ("kind", "uri", "media_type", "content", "metadata", "memory_id")
     class MetadataEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -67,12 +67,14 @@ class PutSourceRequest(_message.Message):
     MEDIA_TYPE_FIELD_NUMBER: _ClassVar[int]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     METADATA_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
     kind: str
     uri: str
     media_type: str
     content: bytes
     metadata: _containers.ScalarMap[str, str]
-    def __init__(self, kind: _Optional[str] = ..., uri: _Optional[str] = ..., media_type: _Optional[str] = ..., content: _Optional[bytes] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    memory_id: str
+    def __init__(self, kind: _Optional[str] = ..., uri: _Optional[str] = ..., media_type: _Optional[str] = ..., content: _Optional[bytes] = ..., metadata: _Optional[_Mapping[str, str]] = ..., memory_id: _Optional[str] = ...) -> None: ...
 
 class PutSourceResponse(_message.Message):
     __slots__ = ("source", "created")

@@ -143,13 +143,16 @@ class MemoryServiceServicer:
 
     def PutSource(self, request, context):
         """Persists an immutable Source; the same record always returns the same source_id.
+        Optionally records it for a memory (a token limited to listed memories must name one).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetSource(self, request, context):
-        """Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match).
+        """Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match). A token
+        limited to listed memories reads only the sources those memories cite or had recorded for
+        them; any other source is NOT_FOUND (SOURCE_NOT_FOUND), exactly as one that does not exist.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

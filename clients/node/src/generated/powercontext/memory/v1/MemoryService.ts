@@ -137,14 +137,18 @@ export interface MemoryServiceClient extends grpc.Client {
   getRecallManifest(argument: _powercontext_memory_v1_GetRecallManifestRequest, callback: grpc.requestCallback<_powercontext_memory_v1_GetRecallManifestResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match).
+   * Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match). A token
+   * limited to listed memories reads only the sources those memories cite or had recorded for
+   * them; any other source is NOT_FOUND (SOURCE_NOT_FOUND), exactly as one that does not exist.
    */
   GetSource(argument: _powercontext_memory_v1_GetSourceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
   GetSource(argument: _powercontext_memory_v1_GetSourceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
   GetSource(argument: _powercontext_memory_v1_GetSourceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
   GetSource(argument: _powercontext_memory_v1_GetSourceRequest, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match).
+   * Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match). A token
+   * limited to listed memories reads only the sources those memories cite or had recorded for
+   * them; any other source is NOT_FOUND (SOURCE_NOT_FOUND), exactly as one that does not exist.
    */
   getSource(argument: _powercontext_memory_v1_GetSourceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
   getSource(argument: _powercontext_memory_v1_GetSourceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_GetSourceResponse__Output>): grpc.ClientUnaryCall;
@@ -234,6 +238,7 @@ export interface MemoryServiceClient extends grpc.Client {
   
   /**
    * Persists an immutable Source; the same record always returns the same source_id.
+   * Optionally records it for a memory (a token limited to listed memories must name one).
    */
   PutSource(argument: _powercontext_memory_v1_PutSourceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PutSourceResponse__Output>): grpc.ClientUnaryCall;
   PutSource(argument: _powercontext_memory_v1_PutSourceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_PutSourceResponse__Output>): grpc.ClientUnaryCall;
@@ -241,6 +246,7 @@ export interface MemoryServiceClient extends grpc.Client {
   PutSource(argument: _powercontext_memory_v1_PutSourceRequest, callback: grpc.requestCallback<_powercontext_memory_v1_PutSourceResponse__Output>): grpc.ClientUnaryCall;
   /**
    * Persists an immutable Source; the same record always returns the same source_id.
+   * Optionally records it for a memory (a token limited to listed memories must name one).
    */
   putSource(argument: _powercontext_memory_v1_PutSourceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PutSourceResponse__Output>): grpc.ClientUnaryCall;
   putSource(argument: _powercontext_memory_v1_PutSourceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_PutSourceResponse__Output>): grpc.ClientUnaryCall;
@@ -367,7 +373,9 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
   GetRecallManifest: grpc.handleUnaryCall<_powercontext_memory_v1_GetRecallManifestRequest__Output, _powercontext_memory_v1_GetRecallManifestResponse>;
   
   /**
-   * Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match).
+   * Reads a Source, verifying its hash (DATA_LOSS when the stored bytes do not match). A token
+   * limited to listed memories reads only the sources those memories cite or had recorded for
+   * them; any other source is NOT_FOUND (SOURCE_NOT_FOUND), exactly as one that does not exist.
    */
   GetSource: grpc.handleUnaryCall<_powercontext_memory_v1_GetSourceRequest__Output, _powercontext_memory_v1_GetSourceResponse>;
   
@@ -401,6 +409,7 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
   
   /**
    * Persists an immutable Source; the same record always returns the same source_id.
+   * Optionally records it for a memory (a token limited to listed memories must name one).
    */
   PutSource: grpc.handleUnaryCall<_powercontext_memory_v1_PutSourceRequest__Output, _powercontext_memory_v1_PutSourceResponse>;
   
