@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from powercontext_memory.security.guard import source_secret
 from powercontext_memory.security.secrets import find_secret
-from powercontext_memory.security.source_secrets import source_secret
 from tests.secret_corpus import (
     ENCODINGS,
     Encoded,

@@ -80,9 +80,8 @@ from .search.modes import Plan
 from .search.searcher import Searcher
 from .security.caller import current_caller
 from .security.decoded import is_python
-from .security.secrets import Finding, find_secret
+from .security.guard import Located, source_secret, text_secret
 from .security.signing import TokenSigner
-from .security.source_secrets import source_secret
 from .streams import StreamLimits
 
 if TYPE_CHECKING:
@@ -1000,16 +999,17 @@ def _entry_spec(field_name: str, entry: EntryInput) -> lifecycle.EntryInputSpec:
 def _refuse_secret(field_name: str, text: str | None) -> None:
     """Memories never hold secrets (RFC): refuse, naming the field and the rule, never the
     value (not in the message, the metadata or a log line)."""
-    finding = find_secret(text) if text else None
-    if finding is not None:
-        raise _secret_refused(field_name, finding)
+    found = text_secret(field_name, text)
+    if found is not None:
+        raise _secret_refused(found)
 
 
-def _secret_refused(field_name: str, finding: Finding, how: str = "") -> InvalidArgumentError:
-    where = f" {how}" if how else ""
+def _secret_refused(found: Located) -> InvalidArgumentError:
+    finding = found.finding
+    how = f" {found.how}" if found.how else ""
     return InvalidArgumentError(
-        field_name,
-        f"holds {finding.description}{where} (rule {finding.rule}); memories never hold "
+        found.field,
+        f"holds {finding.description}{how} (rule {finding.rule}); memories never hold "
         "secrets: store where the secret is kept (a vault path, an environment variable name), "
         "not its value",
         reason="SECRET_DETECTED",
@@ -1027,13 +1027,13 @@ async def _refuse_secrets_in_source(
     kind: str, uri: str, media_type: str, content: bytes, metadata: tuple[tuple[str, str], ...]
 ) -> None:
     """Every stored field of a source, its content also as its readers decode it
-    (security/source_secrets.py)."""
+    (security/guard.py)."""
     if len(content) <= _SCAN_INLINE_BYTES and not is_python(uri, media_type):
         found = source_secret(kind, uri, media_type, content, metadata)
     else:
         found = await asyncio.to_thread(source_secret, kind, uri, media_type, content, metadata)
     if found is not None:
-        raise _secret_refused(found.field, found.finding, found.how)
+        raise _secret_refused(found)
 
 
 async def _revise_targets(

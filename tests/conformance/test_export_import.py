@@ -289,7 +289,7 @@ async def test_a_secret_stored_before_the_guard_is_imported_with_a_warning_namin
     old = await open_service(path)
     try:
         with monkeypatch.context() as m:
-            m.setattr("powercontext_memory.memory.find_secret", lambda _text: None)
+            m.setattr("powercontext_memory.memory.text_secret", lambda *_args: None)
             await old.remember(None, [], [], [add(f"The bot pushes with {token}.")])
     finally:
         await old.close()

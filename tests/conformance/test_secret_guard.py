@@ -8,6 +8,7 @@ Secrets are generated per run (`secrets`), never committed.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import secrets
@@ -136,6 +137,23 @@ async def test_a_refused_secret_leaves_no_trace(
         "entries[0].kind": (
             "github-token",
             lambda: service.remember(memory, [], [], [add("An ordinary fact.", kind=token)]),
+        ),
+        # An agent that wrote the token JSON-escaped: read as any reader of it would.
+        "entries[0].description": (
+            "github-token",
+            lambda: service.remember(
+                memory,
+                [],
+                [],
+                [
+                    dataclasses.replace(
+                        add("An ordinary fact."),
+                        description="pushes with "
+                        + "".join(f"\\u{ord(c):04x}" for c in token[:4])
+                        + token[4:],
+                    )
+                ],
+            ),
         ),
         "reason": ("github-token", lambda: service.forget(memory, [entry], f"leaked {token}")),
         "content": (

@@ -1,5 +1,5 @@
 """The secret guard reads a source as its readers decode it (security/decoded.py and
-security/source_secrets.py).
+security/guard.py).
 
 `unescaped` is held against the real decoders (json, tomllib, Python's own literals) on generated
 strings; then the whole secret corpus (tests/secret_corpus.py) goes into a source in every format
@@ -26,8 +26,8 @@ from powercontext_memory.security.decoded import (
     python_strings,
     unescaped,
 )
+from powercontext_memory.security.guard import source_secret, text_secret
 from powercontext_memory.security.secrets import find_secret
-from powercontext_memory.security.source_secrets import source_secret
 from tests.secret_corpus import (
     ENCODINGS,
     Encoded,
@@ -187,3 +187,23 @@ def test_the_corpora_are_the_size_the_closing_figures_quote() -> None:
     """(Positives, look-alikes) per format: the figures README and the bench report."""
     assert (len(POSITIVES), len(LOOKALIKES)) == (411, 127)
     assert all(isinstance(s, Sample) for s in POSITIVES + LOOKALIKES)
+
+
+def test_every_guarded_text_is_read_decoded_and_says_how() -> None:
+    token = "gh" + "p_" + "".join(random.Random(5).choices("abcdefghijkLMNOPQRS0123456789", k=36))
+    escaped = "".join(f"\\u{ord(c):04x}" for c in token[:4]) + token[4:]
+    found = text_secret("entries[0].text", f"CI pushes with {escaped}")
+    assert found is not None
+    assert (found.field, found.finding.rule, found.how) == (
+        "entries[0].text",
+        "github-token",
+        "with its escapes decoded",
+    )
+    stored = text_secret("entries[0].text", f"CI pushes with {token}")
+    assert stored is not None and stored.how == ""  # found as stored: nothing to explain
+    # Only sources are parsed as Python; a text is not (a literal pair stays two words).
+    assert text_secret("text", f'"{token[:9]}" "{token[9:]}"') is None
+    python = source_secret(
+        "file", "repo://noxfile.py", "", f'x = ("{token[:9]}" "{token[9:]}")'.encode(), ()
+    )
+    assert python is not None and python.how == "in its Python string literals"

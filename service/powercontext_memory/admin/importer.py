@@ -43,8 +43,7 @@ from ..domain.models import (
     SourceRef,
 )
 from ..memory import MemoryService
-from ..security.secrets import find_secret
-from ..security.source_secrets import source_secret
+from ..security.guard import Located, source_secret, text_secret
 from . import export_format as fmt
 from .export_format import ExportFileError
 from .import_stream import Event, MemoryStart, Unit, events
@@ -184,22 +183,27 @@ def _warn_secrets(
     from a database written before the guard; it is imported as stored, because history is
     immutable and its hashes cite it — refusing would make the memory impossible to move."""
     for version in versions:
-        finding = find_secret(version.content.text)
-        if finding is not None:
+        found = text_secret("text", version.content.text)
+        if found is not None:
             progress(
-                f"import: warning: entry version {version.entry_version_id} text holds "
-                f"{finding.description} (rule {finding.rule}); imported as stored"
+                f"import: warning: entry version {version.entry_version_id} {_named(found)}; "
+                "imported as stored"
             )
     for line, source in sources:
         found = source_secret(
             source.kind, source.uri, source.media_type, source.content, source.metadata
         )
         if found is not None:
-            how = f" {found.how}" if found.how else ""
             progress(
-                f"import: warning: line {line}: source {source.source_id} {found.field} holds "
-                f"{found.finding.description}{how} (rule {found.finding.rule}); imported as stored"
+                f"import: warning: line {line}: source {source.source_id} {_named(found)}; "
+                "imported as stored"
             )
+
+
+def _named(found: Located) -> str:
+    """The field, what it holds and the rule: never the value."""
+    how = f" {found.how}" if found.how else ""
+    return f"{found.field} holds {found.finding.description}{how} (rule {found.finding.rule})"
 
 
 async def _check_revision_unit(target: _Target, unit: Unit, held: int) -> None:
