@@ -19,6 +19,7 @@ from powercontext_client import (
     CapabilityNotSupported,
     CitationMismatch,
     Client,
+    ClientConfig,
     DataLoss,
     FailedPrecondition,
     InvalidArgument,
@@ -217,8 +218,10 @@ async def test_reads_retry_while_the_server_comes_back(tmp_path: Path) -> None:
     port = _free_port()
     endpoint = f"127.0.0.1:{port}"
     async with AsyncClient(endpoint) as client:
-        with pytest.raises(Unavailable):  # nobody is listening: re-sent a few times, in vain
+        with pytest.raises(Unavailable):  # nobody is listening: tried for the window, in vain
             await client.remember(None, [new_entry("fact", "lost")], timeout=2)
+    # A connect window long enough for a server process to start inside it.
+    async with AsyncClient(config=ClientConfig(endpoint=endpoint, connect_timeout=60)) as client:
 
         def start_later() -> None:
             with serve_process(tmp_path / "m.sqlite3", "--listen", endpoint):

@@ -1,8 +1,10 @@
 // MemoryClient: one promise-returning method per RPC of powercontext.memory.v1.MemoryService,
 // plus update() and follow(). Every call has a deadline; failures are PowerContextError
-// subclasses. Reads are retried on transient failures; writes carry a request id and are sent
-// again, with it, when their answer is lost (the server commits each id once). Merge, Restore
-// and UndoMerge have no request id, so they are sent once.
+// subclasses. A call that reaches no server is tried again for the connect window, then fails
+// with an Unavailable naming the endpoint and the cause. Reads are retried on transient
+// failures; writes carry a request id and are sent again, with it, when their answer is lost
+// (the server commits each id once). Merge, Restore and UndoMerge have no request id, so once
+// a server may have seen them they are never sent again.
 import { randomUUID } from 'node:crypto';
 
 import { status as GrpcStatus, type ClientReadableStream } from '@grpc/grpc-js';
@@ -16,6 +18,7 @@ import {
   type ClientOptions,
   type ResolvedConfig,
 } from './config';
+import type { ConnectPolicy } from './connect';
 import { callMetadata, channelCredentials } from './credentials';
 import { fromGrpcError, Internal, RevisionConflict } from './errors';
 import { followRevisions, type FollowOptions } from './follow';
@@ -69,8 +72,8 @@ export class MemoryClient {
     );
   }
 
-  // -- writes: fail fast when no server is connected; sent again, same request id, when the ---
-  // -- answer is lost (UNAVAILABLE, DEADLINE_EXCEEDED), WRITE_ATTEMPTS sends at most ----------
+  // -- writes: sent again, same request id, when the answer is lost (UNAVAILABLE, ------------
+  // -- DEADLINE_EXCEEDED), WRITE_ATTEMPTS sends at most ---------------------------------------
 
   /**
    * Persists an immutable Source (the same record always gets the same source_id, so it is
@@ -168,7 +171,7 @@ export class MemoryClient {
     }
   }
 
-  // -- reads: wait for a reconnecting channel, retried on UNAVAILABLE within the deadline ------
+  // -- reads: retried on UNAVAILABLE within the deadline ------------------------------------
 
   getSource(request: pb.GetSourceRequest, options?: CallOptions): Promise<pb.GetSourceResponse> {
     return this.#read(this.#service.getSource, request, options);
@@ -263,16 +266,18 @@ export class MemoryClient {
     request: Omit<pb.ChangesRequest, 'follow'>,
     options?: CallOptions,
   ): Promise<pb.RevisionChanges[]> {
-    const invocation = await this.#invocation(options, true);
+    const invocation = await this.#invocation(options);
     return retryRead(() => this.#collectChanges(request, invocation), this.#readRetry, invocation);
   }
 
   /**
    * Every revision of `memory` after `sinceRevision` (exclusive; 0 = its whole history), then
    * each new one as it is committed, in order, each exactly once. Survives server restarts and
-   * UNAVAILABLE by reopening after the last revision delivered, with bounded jittered backoff.
+   * UNAVAILABLE by reopening after the last revision delivered, with bounded jittered backoff,
+   * telling `onRetry` before each reconnection and `onResume` when the stream is back.
    * No deadline: it ends when the consumer stops iterating, the signal aborts, reconnecting
-   * fails for `reconnectForMs`, or a non-retryable error (e.g. NotFound) is thrown.
+   * fails for `reconnectForMs`, or a non-retryable error (e.g. NotFound) is thrown. A follow
+   * that never reached a server fails like any call after the connect window.
    */
   follow(
     memory: MemorySelector,
@@ -292,7 +297,7 @@ export class MemoryClient {
         metadata,
       );
     };
-    return followRevisions(open, sinceRevision, backoff, { ...options, signal });
+    return followRevisions(open, sinceRevision, backoff, { ...options, signal }, this.#connect);
   }
 
   /** Resolves once the channel is connected; rejects if that takes longer than `timeoutMs`. */
@@ -310,8 +315,20 @@ export class MemoryClient {
     this.#service.close();
   }
 
-  get #readRetry(): { retries: number; backoff: ResolvedConfig['backoff'] } {
-    return { retries: this.config.readRetries, backoff: this.config.backoff };
+  get #connect(): ConnectPolicy {
+    return { endpoint: this.config.endpoint, connectTimeoutMs: this.config.connectTimeoutMs };
+  }
+
+  get #readRetry(): {
+    retries: number;
+    backoff: ResolvedConfig['backoff'];
+    connect: ConnectPolicy;
+  } {
+    return {
+      retries: this.config.readRetries,
+      backoff: this.config.backoff,
+      connect: this.#connect,
+    };
   }
 
   #commit(
@@ -345,8 +362,8 @@ export class MemoryClient {
   ): Promise<Response> {
     const bound = method.bind(this.#service);
     return retryWrite(
-      async () => callUnary(bound, request, await this.#invocation(options, false)),
-      { attempts: WRITE_ATTEMPTS, backoff: this.config.backoff },
+      async () => callUnary(bound, request, await this.#invocation(options)),
+      { attempts: WRITE_ATTEMPTS, backoff: this.config.backoff, connect: this.#connect },
       options?.signal,
     );
   }
@@ -356,9 +373,13 @@ export class MemoryClient {
     request: Request,
     options: CallOptions | undefined,
   ): Promise<Response> {
-    // Fails fast when no server is connected, like every write; never sent a second time.
+    // Sent again only while it reaches no server; once a server may have seen it, never.
     const bound = method.bind(this.#service);
-    return callUnary(bound, request, await this.#invocation(options, false));
+    return retryWrite(
+      async () => callUnary(bound, request, await this.#invocation(options)),
+      { attempts: 1, backoff: this.config.backoff, connect: this.#connect },
+      options?.signal,
+    );
   }
 
   async #read<Request, Response>(
@@ -366,7 +387,7 @@ export class MemoryClient {
     request: Request,
     options: CallOptions | undefined,
   ): Promise<Response> {
-    const invocation = await this.#invocation(options, true);
+    const invocation = await this.#invocation(options);
     const bound = method.bind(this.#service);
     return retryRead(() => callUnary(bound, request, invocation), this.#readRetry, invocation);
   }
@@ -396,11 +417,11 @@ export class MemoryClient {
     }
   }
 
-  async #invocation(options: CallOptions | undefined, read: boolean): Promise<UnaryInvocation> {
+  async #invocation(options: CallOptions | undefined): Promise<UnaryInvocation> {
     const deadlineMs = options?.deadlineMs ?? this.config.deadlineMs;
     return {
       deadline: new Date(Date.now() + deadlineMs),
-      metadata: await callMetadata(this.config.token, options?.metadata, read),
+      metadata: await callMetadata(this.config.token, options?.metadata),
       signal: options?.signal,
     };
   }

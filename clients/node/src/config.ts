@@ -14,10 +14,15 @@ export const ENV = Object.freeze({
   tlsKey: 'POWERCONTEXT_TLS_KEY',
   /** Default deadline in seconds, as for the Python client. */
   timeout: 'POWERCONTEXT_TIMEOUT',
+  /** Connect window in seconds, as for the Python client. */
+  connectTimeout: 'POWERCONTEXT_CONNECT_TIMEOUT',
 });
 
 export const DEFAULT_ENDPOINT = '127.0.0.1:50051';
 export const DEFAULT_DEADLINE_MS = 30_000;
+// Long enough to ride out a server that is restarting, short enough that a stopped one is
+// reported before a person wonders whether the program hangs.
+export const DEFAULT_CONNECT_TIMEOUT_MS = 1_000;
 export const DEFAULT_READ_RETRIES = 3;
 /** The server's send and receive limit. gRPC's default of 4 MiB would refuse large reads. */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -58,6 +63,13 @@ export interface ClientOptions {
    */
   readonly deadlineMs?: number;
   /**
+   * The connect window: how long a call that reaches no server (connection refused, name not
+   * resolved, handshake refused) is tried again before it fails with `Unavailable` naming the
+   * endpoint and the cause, e.g. `cannot reach 127.0.0.1:50051: connection refused`. 0 fails
+   * at the first refusal. Env POWERCONTEXT_CONNECT_TIMEOUT (seconds), default 1 s.
+   */
+  readonly connectTimeoutMs?: number;
+  /**
    * Extra attempts for read-only calls that fail with UNAVAILABLE. (Writes are sent again only
    * when their answer is lost, with their request id: WRITE_ATTEMPTS sends at most.)
    */
@@ -87,6 +99,7 @@ export interface ResolvedConfig {
   /** Undefined: plaintext. */
   readonly tls: TlsMaterial | undefined;
   readonly deadlineMs: number;
+  readonly connectTimeoutMs: number;
   readonly readRetries: number;
   readonly backoff: BackoffPolicy;
   readonly channelOptions: ChannelOptions;
@@ -97,12 +110,18 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
   const backoff = resolveBackoff(options.backoff);
   const maxMessageBytes = positive('maxMessageBytes', options.maxMessageBytes ?? MAX_MESSAGE_BYTES);
   const tls = resolveTls(options.tls, env);
-  const deadlineMs = options.deadlineMs ?? secondsAsMs(env[ENV.timeout]) ?? DEFAULT_DEADLINE_MS;
+  const deadlineMs =
+    options.deadlineMs ?? secondsAsMs(ENV.timeout, env[ENV.timeout]) ?? DEFAULT_DEADLINE_MS;
+  const connectTimeoutMs =
+    options.connectTimeoutMs ??
+    secondsAsMs(ENV.connectTimeout, env[ENV.connectTimeout], true) ??
+    DEFAULT_CONNECT_TIMEOUT_MS;
   return Object.freeze({
     endpoint: options.endpoint ?? nonEmpty(env[ENV.endpoint]) ?? DEFAULT_ENDPOINT,
     token: options.token ?? nonEmpty(env[ENV.token]),
     tls,
     deadlineMs: positive('deadlineMs', deadlineMs),
+    connectTimeoutMs: notNegative('connectTimeoutMs', connectTimeoutMs),
     readRetries: atLeastZero('readRetries', options.readRetries ?? DEFAULT_READ_RETRIES),
     backoff,
     channelOptions: Object.freeze({
@@ -171,14 +190,15 @@ function readPem(what: string, path: string | undefined): Buffer | undefined {
   }
 }
 
-function secondsAsMs(value: string | undefined): number | undefined {
+function secondsAsMs(name: string, value: string | undefined, zero = false): number | undefined {
   const text = nonEmpty(value);
   if (text === undefined) {
     return undefined;
   }
   const seconds = Number(text);
-  if (!(Number.isFinite(seconds) && seconds > 0)) {
-    throw new RangeError(`${ENV.timeout} must be a positive number of seconds, got ${text}`);
+  if (!(Number.isFinite(seconds) && (seconds > 0 || (zero && seconds === 0)))) {
+    const what = zero ? 'a number of seconds >= 0' : 'a positive number of seconds';
+    throw new RangeError(`${name} must be ${what}, got ${text}`);
   }
   return seconds * 1000;
 }
@@ -190,6 +210,13 @@ function nonEmpty(value: string | undefined): string | undefined {
 function positive(name: string, value: number): number {
   if (!(Number.isFinite(value) && value > 0)) {
     throw new RangeError(`${name} must be a positive number, got ${value}`);
+  }
+  return value;
+}
+
+function notNegative(name: string, value: number): number {
+  if (!(Number.isFinite(value) && value >= 0)) {
+    throw new RangeError(`${name} must be a number >= 0, got ${value}`);
   }
   return value;
 }

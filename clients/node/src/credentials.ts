@@ -19,11 +19,10 @@ export function channelCredentials(tls: TlsMaterial | undefined): ChannelCredent
 export async function callMetadata(
   token: TokenSource | undefined,
   extra: Readonly<Record<string, string>> | undefined,
-  waitForReady = false,
 ): Promise<Metadata> {
-  // waitForReady: the call waits (within its deadline) for a reconnecting channel instead of
-  // failing at once. Only for calls that are harmless to delay and never sent twice.
-  const metadata = new Metadata({ waitForReady });
+  // No call waits for a connection: one that reaches no server fails at once with grpc-js's
+  // cause, and the connect window (connect.ts) decides whether to send it again.
+  const metadata = new Metadata({ waitForReady: false });
   for (const [key, value] of Object.entries(extra ?? {})) {
     metadata.set(key, value);
   }

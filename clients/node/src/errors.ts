@@ -18,6 +18,10 @@
 //   ├── PermissionDenied
 //   └── Unauthenticated
 //
+// A call that reaches no server at all (connection refused, name not resolved) is an
+// Unavailable whose details name the endpoint and the cause, e.g.
+// `cannot reach 127.0.0.1:50051: connection refused` (connectFailure, unreachable).
+//
 // The status code picks the family; for NOT_FOUND, ABORTED and FAILED_PRECONDITION the
 // ErrorInfo reason may pick the subclass. Other codes (CANCELLED, RESOURCE_EXHAUSTED, ...) stay the base class.
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
@@ -207,6 +211,49 @@ export function isTransient(error: unknown): error is PowerContextError {
     error instanceof Unavailable ||
     (error instanceof PowerContextError && error.grpcCode === GrpcStatus.CANCELLED)
   );
+}
+
+// grpc-js's words for a call it could not put on any connection, so no server has seen it.
+const NOT_CONNECTED =
+  /^No connection established\. Last error: (?:Error: )?(.*?)\.?(?: Resolution note:.*)?$/s;
+const NOT_RESOLVED = /^Name resolution failed/;
+/** The cause when grpc-js does not know it: connectFailure's least specific answer. */
+export const NO_CONNECTION = 'no connection established';
+const ERRNO_CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/**
+ * Why grpc-js could not send the call to any server (e.g. 'connection refused'), which makes it
+ * safe to send again whatever it is; undefined when a server may have seen it.
+ */
+export function connectFailure(error: unknown): string | undefined {
+  if (!(error instanceof Unavailable) || error.reason !== '') {
+    return undefined; // a server's own UNAVAILABLE (SHUTTING_DOWN, DATABASE_UNAVAILABLE)
+  }
+  const connecting = NOT_CONNECTED.exec(error.details);
+  if (connecting) {
+    const last = connecting[1] ?? '';
+    if (last === '' || last === 'null') {
+      return NO_CONNECTION; // a channel sharing a subchannel that failed before it looked
+    }
+    const errno = /\bE[A-Z]+\b/.exec(last)?.[0];
+    return (errno && ERRNO_CAUSES[errno]) || last.charAt(0).toLowerCase() + last.slice(1);
+  }
+  return NOT_RESOLVED.test(error.details) ? 'name resolution failed' : undefined;
+}
+
+/** The error of a call that reached no server: UNAVAILABLE, naming where and why. */
+export function unreachable(endpoint: string, cause: string, original?: unknown): Unavailable {
+  return new Unavailable({
+    grpcCode: GrpcStatus.UNAVAILABLE,
+    details: `cannot reach ${endpoint}: ${cause}`,
+    cause: original,
+  });
 }
 
 /** Builds the matching subclass from a status code and the decoded rich status (if any). */

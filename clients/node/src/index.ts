@@ -10,6 +10,7 @@ export {
 export type { Change, WriteRequest, WriteResponse } from './write-request';
 export type { CallOptions } from './call-options';
 export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_DEADLINE_MS,
   DEFAULT_ENDPOINT,
   ENV,
@@ -20,7 +21,12 @@ export {
   type TokenSource,
 } from './config';
 export { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
-export { DEFAULT_RECONNECT_FOR_MS, type FollowOptions, type FollowRetry } from './follow';
+export {
+  DEFAULT_RECONNECT_FOR_MS,
+  type FollowOptions,
+  type FollowResume,
+  type FollowRetry,
+} from './follow';
 export {
   Aborted,
   AlreadyExists,

@@ -1,6 +1,6 @@
 // Promise-returning unary calls with a deadline, cancellation, error conversion and bounded
 // retries: reads on transient failures, writes (which carry a request id) when their answer
-// was lost.
+// was lost, and any call that reached no server for the connect window (connect.ts).
 import type {
   CallOptions as GrpcCallOptions,
   ClientUnaryCall,
@@ -10,6 +10,7 @@ import type {
 
 import { abortReason, pause } from './abort';
 import { backoffDelay, type BackoffPolicy } from './backoff';
+import { ConnectWindow, type ConnectPolicy } from './connect';
 import { DeadlineExceeded, fromGrpcError, isTransient, Unavailable } from './errors';
 
 /** A grpc-js unary method in its (request, metadata, options, callback) form. */
@@ -63,37 +64,48 @@ export function callUnary<Request, Response>(
 export interface ReadRetryPolicy {
   readonly retries: number;
   readonly backoff: BackoffPolicy;
+  readonly connect: ConnectPolicy;
 }
 
 /**
  * Repeats a read while it fails transiently (UNAVAILABLE, or CANCELLED by a server shutting
- * down), at most `retries` more times and only while a backoff still fits before the deadline.
- * Only for calls without side effects: writes must never be repeated without the caller
- * deciding to (the first may have committed).
+ * down), at most `retries` more times and only while a backoff still fits before the deadline;
+ * one that reached no server, for the connect window. Only for calls without side effects:
+ * writes must never be repeated without the caller deciding to (the first may have committed).
  */
 export async function retryRead<Response>(
   attempt: () => Promise<Response>,
   policy: ReadRetryPolicy,
   invocation: UnaryInvocation,
 ): Promise<Response> {
+  const window = new ConnectWindow(policy.connect, invocation.deadline.getTime());
+  let answered = 0;
   for (let retry = 1; ; retry++) {
     try {
       return await attempt();
     } catch (error) {
-      const delayMs = backoffDelay(retry, policy.backoff);
-      const fits = Date.now() + delayMs < invocation.deadline.getTime();
-      if (invocation.signal?.aborted || !isTransient(error) || retry > policy.retries || !fits) {
+      if (invocation.signal?.aborted) {
         throw error;
       }
-      await pause(delayMs, invocation.signal);
+      const delayMs = backoffDelay(retry, policy.backoff);
+      const unreached = window.pause(error, delayMs);
+      if (unreached === undefined) {
+        answered += 1;
+        const fits = Date.now() + delayMs < invocation.deadline.getTime();
+        if (!isTransient(error) || answered > policy.retries || !fits) {
+          throw error;
+        }
+      }
+      await pause(unreached ?? delayMs, invocation.signal);
     }
   }
 }
 
 export interface WriteRetryPolicy {
-  /** Sends in all, the first included. */
+  /** Sends a server may have seen, in all, the first included. */
   readonly attempts: number;
   readonly backoff: BackoffPolicy;
+  readonly connect: ConnectPolicy;
 }
 
 /**
@@ -102,22 +114,33 @@ export interface WriteRetryPolicy {
  * all, after a jittered backoff. `attempt` makes a fresh deadline each time (the lost one
  * used it up). Only for requests the server answers once: a write with its request id (the
  * server replays the first outcome) or a content-addressed PutSource. Any other error, and
- * an aborted signal, end it at once.
+ * an aborted signal, end it at once. A send that reached no server is sent again for the
+ * connect window, whatever the request (nothing was sent), and is not counted.
  */
 export async function retryWrite<Response>(
   attempt: () => Promise<Response>,
   policy: WriteRetryPolicy,
   signal: AbortSignal | undefined,
 ): Promise<Response> {
-  for (let sent = 1; ; sent++) {
+  const window = new ConnectWindow(policy.connect);
+  let sent = 0;
+  for (let retry = 1; ; retry++) {
     try {
       return await attempt();
     } catch (error) {
-      const lost = error instanceof Unavailable || error instanceof DeadlineExceeded;
-      if (signal?.aborted || !lost || sent >= policy.attempts) {
+      if (signal?.aborted) {
         throw error;
       }
+      const delayMs = backoffDelay(retry, policy.backoff);
+      const unreached = window.pause(error, delayMs);
+      if (unreached === undefined) {
+        sent += 1;
+        const lost = error instanceof Unavailable || error instanceof DeadlineExceeded;
+        if (!lost || sent >= policy.attempts) {
+          throw error;
+        }
+      }
+      await pause(unreached ?? delayMs, signal);
     }
-    await pause(backoffDelay(sent, policy.backoff), signal);
   }
 }

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import {
-  DeadlineExceeded,
   MemoryClient,
   NotFound,
   PermissionDenied,
   PowerContextError,
   Unauthenticated,
+  Unavailable,
 } from '../src';
 import { makePki, type Pki } from './support/pki';
 import { serverCommand, TestServer } from './support/server';
@@ -106,9 +106,9 @@ describe('tokens and TLS against a real server', TIMEOUT, () => {
         readRetries: 0,
       }),
     );
-    // A read waits (within its deadline) for a channel that never gets through the handshake.
-    assert.ok(plaintext instanceof DeadlineExceeded, plaintext.message);
-    assert.match(plaintext.message, /Waiting for LB pick/);
+    // A channel that never gets through the handshake reaches no server: the connect window.
+    assert.ok(plaintext instanceof Unavailable, plaintext.message);
+    assert.ok(plaintext.details.startsWith(`cannot reach ${server.endpoint}: `), plaintext.message);
   });
 });
 
@@ -229,7 +229,7 @@ describe('mutual TLS against a real server', TIMEOUT, () => {
         readRetries: 0,
       }),
     );
-    assert.ok(error instanceof DeadlineExceeded, error.message); // no connection, ever
-    assert.match(error.message, /Waiting for LB pick/);
+    assert.ok(error instanceof Unavailable, error.message); // no connection, ever
+    assert.ok(error.details.startsWith(`cannot reach ${server.endpoint}: `), error.message);
   });
 });

@@ -6,7 +6,14 @@ import { describe, it } from 'node:test';
 
 import { Metadata, status, type ClientReadableStream } from '@grpc/grpc-js';
 
-import { Internal, NotFound, Unavailable, type ChangesResponse } from '../src';
+import {
+  Internal,
+  NotFound,
+  Unavailable,
+  type ChangesResponse,
+  type FollowResume,
+  type FollowRetry,
+} from '../src';
 import { resolveBackoff } from '../src/backoff';
 import { followRevisions, type OpenFollowStream } from '../src/follow';
 
@@ -96,6 +103,51 @@ describe('followRevisions', () => {
     const { open, sinces } = opener([() => scripted([], grpcError(status.NOT_FOUND))]);
     await assert.rejects(take(followRevisions(open, 0, NO_WAIT), 1), NotFound);
     assert.equal(sinces.length, 1);
+  });
+
+  it('tells onRetry when the stream broke and onResume when it is back', async () => {
+    const { open } = opener([
+      () => scripted([revision(3)], grpcError(status.UNAVAILABLE)),
+      () => scripted([], grpcError(status.UNAVAILABLE)),
+      () => scripted([revision(4)], grpcError(status.UNAVAILABLE)),
+    ]);
+    const retries: FollowRetry[] = [];
+    const resumes: FollowResume[] = [];
+    const options = {
+      onRetry: (retry: FollowRetry) => retries.push(retry),
+      onResume: (resume: FollowResume) => resumes.push(resume),
+    };
+
+    assert.deepEqual(await take(followRevisions(open, 2, NO_WAIT, options), 2), [3, 4]);
+    assert.deepEqual(
+      retries.map((retry) => [retry.attempt, retry.sinceRevision]),
+      [
+        [1, 3],
+        [2, 3],
+      ],
+    );
+    assert.deepEqual(
+      resumes.map((resume) => [resume.sinceRevision, resume.retries]),
+      [[3, 2]],
+    );
+  });
+
+  it('fails a follow that never reached a server once the connect window is over', async () => {
+    const refused =
+      'No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:9. Resolution note: ';
+    const failing = Array.from(
+      { length: 1000 },
+      () => () => scripted([], grpcError(status.UNAVAILABLE, refused)),
+    );
+    const { open } = opener(failing);
+    const retries: FollowRetry[] = [];
+    const connect = { endpoint: '127.0.0.1:9', connectTimeoutMs: 50 };
+    const follow = followRevisions(open, 0, NO_WAIT, { onRetry: (r) => retries.push(r) }, connect);
+    await assert.rejects(take(follow, 1), {
+      name: 'Unavailable',
+      details: 'cannot reach 127.0.0.1:9: connection refused',
+    });
+    assert.deepEqual(retries, []);
   });
 
   it('gives up with the last Unavailable once reconnecting has failed for reconnectForMs', async () => {

@@ -3,7 +3,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { MemoryClient, NotFound, Unavailable, type ArtifactRef, type FollowRetry } from '../src';
+import {
+  MemoryClient,
+  NotFound,
+  Unavailable,
+  type ArtifactRef,
+  type FollowResume,
+  type FollowRetry,
+} from '../src';
 import { eventually } from './support/eventually';
 import { TestServer } from './support/server';
 
@@ -39,11 +46,12 @@ describe('follow()', TIMEOUT, () => {
    */
   async function followAcrossRestart(
     signal: 'SIGTERM' | 'SIGKILL',
-  ): Promise<{ received: number[]; retries: FollowRetry[] }> {
+  ): Promise<{ received: number[]; retries: FollowRetry[]; resumes: FollowResume[] }> {
     const writer = new MemoryClient({ endpoint: server.endpoint });
     const follower = new MemoryClient({ endpoint: server.endpoint, backoff: FAST_BACKOFF });
     const received: number[] = [];
     const retries: FollowRetry[] = [];
+    const resumes: FollowResume[] = [];
     let lastProgressHead = 0;
     const stop = new AbortController();
     try {
@@ -55,6 +63,7 @@ describe('follow()', TIMEOUT, () => {
         const revisions = follower.follow(memory, 0, {
           signal: stop.signal,
           onRetry: (retry) => retries.push(retry),
+          onResume: (resume) => resumes.push(resume),
           onProgress: (progress) => (lastProgressHead = progress.head?.revision ?? 0),
         });
         for await (const revision of revisions) {
@@ -83,7 +92,7 @@ describe('follow()', TIMEOUT, () => {
 
       stop.abort();
       await assert.rejects(following, { name: 'AbortError' });
-      return { received, retries };
+      return { received, retries, resumes };
     } finally {
       stop.abort();
       writer.close();
@@ -92,8 +101,10 @@ describe('follow()', TIMEOUT, () => {
   }
 
   it('resumes after a graceful restart (SIGTERM) with no gap and no duplicate', async (t) => {
-    const { received, retries } = await followAcrossRestart('SIGTERM');
+    const { received, retries, resumes } = await followAcrossRestart('SIGTERM');
     t.diagnostic(`reconnections: ${describeRetries(retries)}`);
+    assert.equal(resumes[0]?.sinceRevision, 2, 'onResume heard that the stream is back');
+    assert.ok(resumes[0].retries >= 1 && resumes[0].downMs >= 0);
 
     assert.deepEqual(received, [1, 2, 3, 4]);
     const [shutdown] = retries;
@@ -105,8 +116,9 @@ describe('follow()', TIMEOUT, () => {
   });
 
   it('resumes after a crash (SIGKILL) with no gap and no duplicate', async (t) => {
-    const { received, retries } = await followAcrossRestart('SIGKILL');
+    const { received, retries, resumes } = await followAcrossRestart('SIGKILL');
     t.diagnostic(`reconnections: ${describeRetries(retries)}`);
+    assert.equal(resumes[0]?.sinceRevision, 2, 'onResume heard that the stream is back');
 
     assert.deepEqual(received, [1, 2, 3, 4]);
     assert.ok(retries.length >= 1, 'the crash forced a reconnection');

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         Unauthenticated,
         Unavailable,
     )
+    from .reconnects import FollowEvent
     from .requests import as_ref, citation, entry_ref, new_entry, ref, revise, source_ref
     from .retry import Backoff
     from .sync import Client
@@ -60,6 +61,7 @@ _EXPORTS: dict[str, str] = {
     "DataLoss": "errors",
     "DeadlineExceeded": "errors",
     "FailedPrecondition": "errors",
+    "FollowEvent": "reconnects",
     "InternalError": "errors",
     "InvalidArgument": "errors",
     "NotFound": "errors",
@@ -106,6 +108,7 @@ __all__ = [
     "DataLoss",
     "DeadlineExceeded",
     "FailedPrecondition",
+    "FollowEvent",
     "InternalError",
     "InvalidArgument",
     "NotFound",

@@ -6,17 +6,20 @@ client adds to the raw stub:
 
 * a deadline on every call (ClientConfig.timeout, or `timeout=` per call);
 * failures raised as PowerContextError subclasses parsed from the status details (errors.py);
-* reads wait for a (re)connecting server and are retried on UNAVAILABLE with jittered backoff,
-  inside the call's deadline;
+* a call that reaches no server (refused, not resolved) is tried again for the connect
+  window (ClientConfig.connect_timeout), so a restarting server is found again, then fails
+  with Unavailable naming the endpoint and the cause (attempts.py);
+* reads answered UNAVAILABLE are retried with jittered backoff, inside the call's deadline;
 * every write carries a request id (a fresh UUID4 unless the caller gives one), so it is safe
   to send again: a write that fails with UNAVAILABLE or DEADLINE_EXCEEDED — it may have
   committed before the answer was lost — is re-sent with the same id, and the server answers
   a repeat with the first outcome instead of committing twice (AIP-155);
-* Merge, Restore and UndoMerge carry no request id, so they are sent once: a lost answer is
-  raised (read the head to see whether it committed), never re-sent;
+* Merge, Restore and UndoMerge carry no request id, so once a server may have seen one it is
+  never sent again: a lost answer is raised (read the head to see whether it committed);
 * `update()`: read the head, apply your change, commit; on ABORTED re-read and re-apply (each
   re-application is a new request, with a new id);
-* `follow()`: every new revision, in order, across server restarts, without gap or duplicate.
+* `follow()`: every new revision, in order, across server restarts, without gap or duplicate,
+  telling `on_reconnect` when it lost the server and when it is back.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import inspect
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 import grpc
 from grpc_health.v1 import health_pb2
@@ -33,18 +36,22 @@ from grpc_health.v1 import health_pb2
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
+from .attempts import Attempts, never
 from .config import ClientConfig
 from .errors import (
     DeadlineExceeded,
     InternalError,
+    PowerContextError,
     RevisionConflict,
     Unavailable,
-    from_rpc_error,
     retryable,
 )
+from .reconnects import OnReconnect, Reconnects
 from .requests import as_ref, ref
 from .retry import Backoff
-from .transport import Transport
+from .transport import OPENED, Transport
+
+T = TypeVar("T")
 
 WriteRequest: TypeAlias = (  # noqa: UP040 (the generated classes are not typing-friendly)
     pb.RememberRequest | pb.ForgetRequest | pb.ReactivateRequest | pb.OrganizeRequest
@@ -69,6 +76,15 @@ WRITE_ATTEMPTS = 4
 UPDATE_ATTEMPTS = 8
 FOLLOW_RECONNECT_SECONDS = 60.0
 _UNSET: Any = object()
+
+
+def _lost(error: PowerContextError) -> bool:
+    """A write's answer that may have been lost after it committed."""
+    return isinstance(error, Unavailable | DeadlineExceeded)
+
+
+def _remaining(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
 def new_request_id() -> str:
@@ -101,32 +117,56 @@ class ClientCore:
         seconds = self.config.timeout if timeout is _UNSET else timeout
         return None if seconds is None else time.monotonic() + seconds
 
-    async def _call(self, method: Any, request: Any, *, timeout: float | None, read: bool) -> Any:
-        """One unary call; reads are re-sent after a retryable failure (errors.retryable)
-        while the deadline allows."""
-        deadline = self._deadline(timeout)
-        delays = self._backoff.delays()
-        for attempt in range(1, READ_ATTEMPTS + 1 if read else 2):
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+    def _attempts(
+        self,
+        *,
+        attempts: int,
+        again: Callable[[PowerContextError], bool],
+        deadline: float | None,
+        connect: bool = True,
+    ) -> Attempts:
+        window = self.config.connect_timeout if connect else 0.0
+        return Attempts(
+            self.config.endpoint,
+            window,
+            self._backoff.delays(),
+            attempts=attempts,
+            again=again,
+            deadline=deadline,
+        )
+
+    async def _send(
+        self,
+        send: Callable[[float | None], Awaitable[T]],
+        attempts: Attempts,
+        deadline: float | None,
+    ) -> T:
+        """`send(seconds)` until it succeeds or `attempts` raises; each send gets what is left
+        of the call's deadline."""
+        while True:
             try:
-                # A read waits for a (re)connecting channel until its deadline; a probe
-                # (health) fails fast when no server is there, and is sent once.
-                return await self._transport.unary(
-                    method, request, timeout=remaining, metadata=self._metadata, ready=read
-                )
+                return await send(_remaining(deadline))
             except grpc.RpcError as rpc_error:
-                error = from_rpc_error(rpc_error)
-                delay = next(delays)
-                retry = (
-                    read
-                    and retryable(error)
-                    and attempt < READ_ATTEMPTS
-                    and (deadline is None or time.monotonic() + delay < deadline)
-                )
-                if not retry:
-                    raise error from rpc_error
-            await self._transport.sleep(delay)
-        raise AssertionError("unreachable: the last attempt returns or raises")
+                pause = attempts.pause(rpc_error)
+            await self._transport.sleep(pause)
+
+    async def _call(self, method: Any, request: Any, *, timeout: float | None, read: bool) -> Any:
+        """One unary call. A read is sent again after a retryable failure (errors.retryable)
+        while its deadline allows; any call is sent again while it reaches no server, for the
+        connect window (attempts.py)."""
+
+        async def send(seconds: float | None) -> Any:
+            return await self._transport.unary(
+                method, request, timeout=seconds, metadata=self._metadata
+            )
+
+        deadline = self._deadline(timeout)
+        attempts = self._attempts(
+            attempts=READ_ATTEMPTS if read else 1,
+            again=retryable if read else never,
+            deadline=deadline,
+        )
+        return await self._send(send, attempts, deadline)
 
     # -- sources --------------------------------------------------------------------------------
 
@@ -231,37 +271,29 @@ class ClientCore:
         """Send any write request message (Remember, Forget, Reactivate, Organize).
 
         It goes with its `request_id`, or with a fresh UUID4 when it has none (a copy is sent:
-        `request` is not changed). When the answer is lost — UNAVAILABLE (the connection or
-        the server went away) or DEADLINE_EXCEEDED — the write may or may not have committed,
-        so the same message, same id, is sent again, after a jittered backoff, up to
-        WRITE_ATTEMPTS times in all, each with the whole `timeout`: the server commits it at
-        most once and answers a repeat with the first outcome, even if the memory has moved on
-        since. Other failures (ABORTED, INVALID_ARGUMENT, ...) are raised at once: a failed
-        write records nothing, so its id may be used again.
+        `request` is not changed). A write that reaches no server is tried again for the
+        connect window, then raised as Unavailable naming the endpoint and the cause. When
+        the answer is lost — UNAVAILABLE (the connection or the server went away) or
+        DEADLINE_EXCEEDED — the write may or may not have committed, so the same message,
+        same id, is sent again, after a jittered backoff, up to WRITE_ATTEMPTS times in all,
+        each with the whole `timeout`: the server commits it at most once and answers a
+        repeat with the first outcome, even if the memory has moved on since. Other failures
+        (ABORTED, INVALID_ARGUMENT, ...) are raised at once: a failed write records nothing,
+        so its id may be used again.
         """
         method = getattr(self.stub, _WRITE_METHODS[type(request)])
         sent = type(request)()
         sent.CopyFrom(request)
         if not sent.request_id:
             sent.request_id = new_request_id()
-        delays = self._backoff.delays()
-        for attempt in range(1, WRITE_ATTEMPTS + 1):
-            try:
-                # Fails fast when no server is connected (the write is then retried, bounded).
-                return await self._transport.unary(
-                    method,
-                    sent,
-                    timeout=self._timeout(timeout),
-                    metadata=self._metadata,
-                    ready=False,
-                )
-            except grpc.RpcError as rpc_error:
-                error = from_rpc_error(rpc_error)
-                lost = isinstance(error, Unavailable | DeadlineExceeded)
-                if not lost or attempt == WRITE_ATTEMPTS:
-                    raise error from rpc_error
-            await self._transport.sleep(next(delays))
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        whole = self._timeout(timeout)
+
+        async def send(_: float | None) -> Any:
+            # Each send has the whole timeout: the one that timed out had used it up.
+            return await self._transport.unary(method, sent, timeout=whole, metadata=self._metadata)
+
+        attempts = self._attempts(attempts=WRITE_ATTEMPTS, again=_lost, deadline=None)
+        return await self._send(send, attempts, None)
 
     def _timeout(self, timeout: float | None) -> float | None:
         return self.config.timeout if timeout is _UNSET else timeout
@@ -312,7 +344,7 @@ class ClientCore:
             await self._transport.sleep(next(delays))
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    # -- merge and restore (sent once: not idempotent) ----------------------------------------
+    # -- merge and restore (not idempotent: never sent again once a server may have seen them) --
 
     async def merge(
         self,
@@ -547,21 +579,16 @@ class ClientCore:
         request = pb.ChangesRequest(memory=memory)
         if since is not None:
             request.since_revision = since
-        deadline = self._deadline(timeout)
-        delays = self._backoff.delays()
-        for attempt in range(1, READ_ATTEMPTS + 1):
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+
+        async def send(seconds: float | None) -> list[pb.RevisionChanges]:
             stream = self._transport.stream(
-                self.stub.Changes, request, timeout=remaining, metadata=self._metadata, ready=True
+                self.stub.Changes, request, timeout=seconds, metadata=self._metadata
             )
-            try:
-                return [r.revision async for r in stream if r.HasField("revision")]
-            except grpc.RpcError as rpc_error:
-                error = from_rpc_error(rpc_error)
-                if not retryable(error) or attempt == READ_ATTEMPTS:
-                    raise error from rpc_error
-            await self._transport.sleep(next(delays))
-        raise AssertionError("unreachable: the last attempt returns or raises")
+            return [r.revision async for r in stream if r.HasField("revision")]
+
+        deadline = self._deadline(timeout)
+        attempts = self._attempts(attempts=READ_ATTEMPTS, again=retryable, deadline=deadline)
+        return await self._send(send, attempts, deadline)
 
     async def follow(
         self,
@@ -569,6 +596,7 @@ class ClientCore:
         since: int = 0,
         *,
         on_progress: Callable[[pb.ChangesProgress], None] | None = None,
+        on_reconnect: OnReconnect | None = None,
         reconnect_for: float | None = FOLLOW_RECONNECT_SECONDS,
     ) -> AsyncIterator[pb.RevisionChanges]:
         """Every revision after `since` (0: the whole history), then each new one as it is
@@ -576,13 +604,16 @@ class ClientCore:
 
         When the stream breaks (server restart, SHUTTING_DOWN, CANCELLED by a draining server,
         network) it is reopened from the last revision delivered here, with jittered backoff:
-        no revision is skipped or repeated. After `reconnect_for` seconds of failures without a
-        message in between, the last failure is raised (None: retry forever). Other errors
-        (NOT_FOUND, …) raise at once. Idle progress messages go to `on_progress`, if given.
+        no revision is skipped or repeated. `on_reconnect`, if given, gets a FollowEvent when
+        the stream broke ("reconnecting", with the error) and when it is open again
+        ("resumed"). After `reconnect_for` seconds of failures without a message in between,
+        the last failure is raised (None: retry forever). A follow that never reached a server
+        fails like any call after the connect window (Unavailable: "cannot reach ...").
+        Other errors (NOT_FOUND, …) raise at once. Idle progress messages go to
+        `on_progress`, if given.
         """
         last = since
-        failing_since: float | None = None
-        delays = self._backoff.delays()
+        reconnects = Reconnects(self.config, reconnect_for, self._backoff, on_reconnect)
         while True:
             request = pb.ChangesRequest(
                 memory=types.ArtifactRef(artifact_id=memory_id, revision=0),
@@ -590,11 +621,14 @@ class ClientCore:
                 follow=True,
             )
             stream = self._transport.stream(
-                self.stub.Changes, request, timeout=None, metadata=self._metadata, ready=False
+                self.stub.Changes, request, timeout=None, metadata=self._metadata, announce=True
             )
             try:
                 async for response in stream:
-                    failing_since, delays = None, self._backoff.delays()
+                    if response is OPENED:
+                        reconnects.opened(last)
+                        continue
+                    reconnects.received()
                     if response.HasField("progress"):
                         if on_progress is not None:
                             on_progress(response.progress)
@@ -614,16 +648,10 @@ class ClientCore:
                     grpc.StatusCode.INTERNAL, f"follow stream of {memory_id} ended without error"
                 )
             except grpc.RpcError as rpc_error:
-                error = from_rpc_error(rpc_error)
-                if not retryable(error):
-                    raise error from rpc_error
-                now = time.monotonic()
-                failing_since = failing_since or now
-                if reconnect_for is not None and now - failing_since > reconnect_for:
-                    raise error from rpc_error
+                pause = reconnects.pause(rpc_error, last)
             finally:
                 await stream.aclose()  # type: ignore[attr-defined]
-            await self._transport.sleep(next(delays))
+            await self._transport.sleep(pause)
 
     async def search(
         self,
@@ -687,5 +715,13 @@ class ClientCore:
         """The grpc.health.v1 status ("" = the whole server); a probe, so never retried."""
         request = health_pb2.HealthCheckRequest(service=service)
         health = self._transport.health
-        response = await self._call(health.Check, request, timeout=timeout, read=False)
+
+        async def send(seconds: float | None) -> Any:
+            return await self._transport.unary(
+                health.Check, request, timeout=seconds, metadata=self._metadata
+            )
+
+        # A probe answers at once: no connect window.
+        attempts = self._attempts(attempts=1, again=never, deadline=None, connect=False)
+        response = await self._send(send, attempts, self._deadline(timeout))
         return response.status

@@ -28,6 +28,10 @@ family you can act on, or the base class:
     │                                  for a different request
     └── InternalError                  a server bug, or a status this client does not know
 
+A call that reaches no server at all (connection refused, host name not found, TLS handshake
+refused) is an Unavailable whose message names the endpoint and the cause grpc reports, e.g.
+`cannot reach 127.0.0.1:50051: connection refused` (connect_failure, unreachable).
+
 The gRPC status code picks the family; for NOT_FOUND, ABORTED and FAILED_PRECONDITION the
 ErrorInfo reason picks the subclass (an ABORTED without a known reason is a RevisionConflict,
 which update() re-applies on the new head; a plain Aborted is never re-applied). Parsing is
@@ -37,6 +41,7 @@ metadata.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -215,6 +220,42 @@ def retryable(error: PowerContextError) -> bool:
     """Safe to send again when the call changes nothing: the server was not there, was going
     away, or its database was (UNAVAILABLE), or it cancelled the call while draining."""
     return isinstance(error, Unavailable | Cancelled)
+
+
+# grpc's words for a call it could not put on any connection, so no server has seen it.
+_NOT_CONNECTED = re.compile(
+    r"^failed to connect to all addresses; last error: [A-Z_]+: \S+?: "
+    r"(?:Failed to connect to remote host: )?(?P<cause>.+)$",
+    re.DOTALL,
+)
+_NOT_RESOLVED = re.compile(r"^(?:errors resolving|DNS resolution failed for) ", re.IGNORECASE)
+
+
+def connect_failure(rpc_error: grpc.RpcError) -> str | None:
+    """Why grpc could not send the call to any server (e.g. "connection refused"), which
+    makes it safe to send again whatever it is; None when a server may have seen it."""
+    code_of, details_of = getattr(rpc_error, "code", None), getattr(rpc_error, "details", None)
+    if not callable(code_of) or code_of() != grpc.StatusCode.UNAVAILABLE:
+        return None
+    details = (details_of() if callable(details_of) else None) or ""
+    if status_details(rpc_error) is not None:
+        return None  # the server's own UNAVAILABLE (SHUTTING_DOWN, DATABASE_UNAVAILABLE)
+    connecting = _NOT_CONNECTED.match(details)
+    if connecting is not None:
+        return _sentence(connecting["cause"])
+    if _NOT_RESOLVED.match(details):
+        return "name resolution failed: " + _sentence(details.rsplit(": ", 1)[-1].strip(" []"))
+    return None
+
+
+def _sentence(cause: str) -> str:
+    cause = cause.strip()
+    return cause[:1].lower() + cause[1:]
+
+
+def unreachable(endpoint: str, cause: str) -> Unavailable:
+    """The error of a call that reached no server: UNAVAILABLE, naming where and why."""
+    return Unavailable(grpc.StatusCode.UNAVAILABLE, f"cannot reach {endpoint}: {cause}")
 
 
 def error_info(rpc_error: grpc.RpcError) -> tuple[str, dict[str, str]]:

@@ -16,6 +16,7 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 
 from .config import ClientConfig
 from .core import FOLLOW_RECONNECT_SECONDS, ClientCore, resolve_config
+from .reconnects import OnReconnect
 from .retry import Backoff
 from .transport import SyncTransport, run_blocking
 
@@ -108,10 +109,16 @@ class Client:
         since: int = 0,
         *,
         on_progress: Callable[[pb.ChangesProgress], None] | None = None,
+        on_reconnect: OnReconnect | None = None,
         reconnect_for: float | None = FOLLOW_RECONNECT_SECONDS,
     ) -> Iterator[pb.RevisionChanges]:
-        """ClientCore.follow as a blocking iterator (break out of it to end the stream)."""
+        """ClientCore.follow as a blocking iterator (break out of it to end the stream); its
+        "resumed" event comes with the first message of the reopened stream."""
         stream: AsyncIterator[pb.RevisionChanges] = self.core.follow(
-            memory_id, since, on_progress=on_progress, reconnect_for=reconnect_for
+            memory_id,
+            since,
+            on_progress=on_progress,
+            on_reconnect=on_reconnect,
+            reconnect_for=reconnect_for,
         )
         return _blocking_iter(stream)

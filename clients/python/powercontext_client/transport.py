@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Coroutine
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from grpc_health.v1 import health_pb2_grpc
 
@@ -23,18 +23,34 @@ from .config import ClientConfig
 
 T = TypeVar("T")
 
+# What an announcing stream yields first, once its call is on a connection to a server.
+OPENED: Final = object()
+
 
 class Transport(Protocol):
+    """Calls never wait for a connection (no wait_for_ready): one that reaches no server fails
+    at once with grpc's cause, and core.py decides whether to send it again."""
+
     stub: Any  # the generated MemoryServiceStub on this transport's channel
     health: Any  # grpc.health.v1 HealthStub
 
     async def unary(
-        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Any
     ) -> Any: ...
 
     def stream(
-        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
-    ) -> AsyncIterator[Any]: ...
+        self,
+        method: Any,
+        request: Any,
+        *,
+        timeout: float | None,
+        metadata: Any,
+        announce: bool = False,
+    ) -> AsyncIterator[Any]:
+        """The call's messages; with `announce`, OPENED first, as soon as the call is known to
+        be on a connection (AsyncClient: when its request is sent; Client: with its first
+        message, blocking grpc has no earlier sign)."""
+        ...
 
     async def sleep(self, seconds: float) -> None: ...
 
@@ -53,15 +69,24 @@ class AioTransport(_Stubs):
         super().__init__(aio_channel(config))
 
     async def unary(
-        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Any
     ) -> Any:
-        return await method(request, timeout=timeout, metadata=metadata, wait_for_ready=ready)
+        return await method(request, timeout=timeout, metadata=metadata, wait_for_ready=False)
 
     async def stream(
-        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+        self,
+        method: Any,
+        request: Any,
+        *,
+        timeout: float | None,
+        metadata: Any,
+        announce: bool = False,
     ) -> AsyncIterator[Any]:
-        call = method(request, timeout=timeout, metadata=metadata, wait_for_ready=ready)
+        call = method(request, timeout=timeout, metadata=metadata, wait_for_ready=False)
         try:
+            if announce:
+                await call.wait_for_connection()
+                yield OPENED
             async for message in call:
                 yield message
         finally:
@@ -79,16 +104,25 @@ class SyncTransport(_Stubs):
         super().__init__(sync_channel(config))
 
     async def unary(
-        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Any
     ) -> Any:
-        return method(request, timeout=timeout, metadata=metadata, wait_for_ready=ready)
+        return method(request, timeout=timeout, metadata=metadata, wait_for_ready=False)
 
     async def stream(
-        self, method: Any, request: Any, *, timeout: float | None, metadata: Any, ready: bool
+        self,
+        method: Any,
+        request: Any,
+        *,
+        timeout: float | None,
+        metadata: Any,
+        announce: bool = False,
     ) -> AsyncIterator[Any]:
-        call = method(request, timeout=timeout, metadata=metadata, wait_for_ready=ready)
+        call = method(request, timeout=timeout, metadata=metadata, wait_for_ready=False)
         try:
             for message in call:
+                if announce:
+                    announce = False
+                    yield OPENED
                 yield message
         finally:
             call.cancel()

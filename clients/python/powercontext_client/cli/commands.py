@@ -15,6 +15,7 @@ fails with ALREADY_EXISTS (exit 9) if the first run committed.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,7 +26,8 @@ from powercontext.memory.v1 import types_pb2 as types
 
 from ..aio import AsyncClient
 from ..core import WriteRequest, WriteResponse
-from ..errors import NotFound, RevisionConflict
+from ..errors import NotFound, RevisionConflict, describe
+from ..reconnects import FollowEvent
 from ..requests import citation, entry_ref, revise
 from . import output
 from .inputs import complete_sources, entries_from, read_bytes
@@ -231,13 +233,26 @@ async def expand(client: AsyncClient, args: argparse.Namespace, printer: Printer
 
 async def changes(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
     if args.follow:
-        async for revision in client.follow(args.memory.artifact_id, args.since):
+        follow = client.follow(args.memory.artifact_id, args.since, on_reconnect=_say_reconnect)
+        async for revision in follow:
             printer.show(revision, output.revision_lines(revision))
         return 0
     target = args.memory if args.memory.revision else await client.head(args.memory.artifact_id)
     for revision in await client.changes(target, args.since):
         printer.show(revision, output.revision_lines(revision))
     return 0
+
+
+def _say_reconnect(event: FollowEvent) -> None:
+    """A follow's lost and found server on stderr, so a silent stream is never a mystery."""
+    if event.error is not None:
+        line = (
+            f"follow: lost {event.endpoint} ({describe(event.error)}); reconnecting, "
+            f"to resume after revision {event.since}"
+        )
+    else:
+        line = f"follow: reconnected to {event.endpoint}; resuming after revision {event.since}"
+    print(line, file=sys.stderr, flush=True)
 
 
 async def sources_put(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:

@@ -7,7 +7,12 @@ world (the memory service), so open-world is false.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -19,6 +24,9 @@ from .curation import Curation
 from .listing import Listing
 from .tools import Tools
 from .workspace import Workspace
+
+# Ctrl-C ends the bridge like any interrupted `powercontext` command; SIGTERM is a requested stop.
+EXIT_ON_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 0}
 
 INSTRUCTIONS = (
     "PowerContext Memory: versioned, auditable memory of this project (facts, rules, "
@@ -85,9 +93,32 @@ async def serve(
     host: str = "127.0.0.1",
     port: int = 8765,
 ) -> None:
-    """Serve until the MCP client closes stdin (stdio) or the process is interrupted."""
+    """Serve until the MCP client closes stdin (stdio) or the process is interrupted (stdio:
+    SIGINT exits 130, SIGTERM 0, at once)."""
     server = build_server(client, workspace)
     if transport == "stdio":
-        await server.run_stdio_async()
-    else:
+        with _exit_on_signals():
+            await server.run_stdio_async()
+    else:  # uvicorn stops gracefully on SIGINT and SIGTERM by itself
         await server.run_streamable_http_async(host=host, port=port)
+
+
+@contextmanager
+def _exit_on_signals() -> Iterator[None]:
+    """Leave the process at once on SIGINT or SIGTERM: the SDK reads stdin in a thread that
+    no cancellation interrupts, so a graceful end would wait until the host closes stdin."""
+    loop = asyncio.get_running_loop()
+    for number, code in EXIT_ON_SIGNAL.items():
+        loop.add_signal_handler(number, _leave, code)
+    try:
+        yield
+    finally:
+        for number in EXIT_ON_SIGNAL:
+            loop.remove_signal_handler(number)
+
+
+def _leave(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(OSError, ValueError):  # closed by now: nothing was left to say
+            stream.flush()
+    os._exit(code)
