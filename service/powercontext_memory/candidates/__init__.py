@@ -2,8 +2,10 @@
 model extractor that propose untrusted entries and suggestions from an operation's sources.
 
 port.py (what an extractor sees and returns), sources.py (the source conventions), one module
-per adapter (pyproject, build_targets, agent_rules, git_change, task_outcome, user_note),
-model.py (the OpenAI-compatible extractor) and pipeline.py (order and reconciliation).
+per adapter (pyproject, build_targets, agent_rules, git_change, task_outcome, user_note) and
+their readers (tasks: which task-runner tasks and how they are said; tox_envs,
+pyproject_tasks, pre_commit, markdown_blocks), model.py (the OpenAI-compatible extractor) and
+pipeline.py (order and reconciliation).
 """
 
 from .pipeline import CandidatePipeline

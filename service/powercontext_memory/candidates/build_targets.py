@@ -1,96 +1,80 @@
-"""Makefile, justfile, package.json scripts, tox environments, nox sessions: one fact per
-relevant target (build/test/lint/check/docs/format/typecheck ...) saying exactly what it runs.
+"""Makefile, justfile, package.json scripts, tox environments, nox sessions and the pre-commit
+hooks: one fact per task an agent should know (tasks.select) saying exactly what it runs, with
+the file's own description when it has one (a `## help` comment of make, the comment or
+[doc()] of a just recipe, a tox description, a nox session's docstring).
 
-Pure and bounded: at most MAX_TARGETS targets per file, MAX_LINES recipe lines per target and
-MAX_TEXT characters per text. A target is relevant when one part of its name (split at
-`-_:.`) is a RELEVANT word, so `docs-test` and `test:unit` count. Recipe lines are quoted as
-written (leading `@`/`-` of make dropped); variables are not expanded.
+Pure and bounded: at most tasks.MAX_TASKS tasks per file, tasks.MAX_LINES recipe lines per task
+and tasks.MAX_TEXT characters per text. Recipe lines are quoted as written (leading `@`/`-` of
+make and just dropped; simple make variables such as `run := poetry run` expanded).
 """
 
 from __future__ import annotations
 
 import ast
-import configparser
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from ..domain.models import Source
+from . import pre_commit, tasks, tox_envs
 from .port import Candidate
 from .sources import BUILD_TARGETS, file_format, text_of
-from .text import clip, join_bounded, one_line
+from .tasks import Task
+from .text import one_line
 
-RELEVANT: Final = frozenset(
-    {
-        "build", "test", "tests", "lint", "check", "checks", "docs", "doc", "format", "fmt",
-        "typecheck", "types", "mypy", "pyright", "ci", "coverage", "cov", "verify", "bench",
-        "e2e", "unit", "integration", "style", "validate", "all", "dist", "package", "release",
-        "serve", "dev", "install", "setup", "clean",
-    }
-)  # fmt: skip
-_PYTHON_ENV: Final = re.compile(r"py\d{0,3}")
-MAX_TARGETS: Final = 24
-MAX_LINES: Final = 6
-MAX_TEXT: Final = 600
 KIND: Final = "fact"
-
-# What a target is run with, per format: (command prefix, topic prefix).
-RUNNERS: Final = {
-    "make": ("make", "make"),
-    "just": ("just", "just"),
-    "npm": ("npm run", "npm"),
-    "tox": ("tox -e", "tox"),
-    "nox": ("nox -s", "nox"),
-}
+PRE_COMMIT: Final = "pre-commit"
 
 
-def relevant(name: str) -> bool:
-    """A build/test/lint/docs... target; tox's `py312`-style environments run the tests."""
-    lowered = name.lower()
-    return bool(_PYTHON_ENV.fullmatch(lowered)) or any(
-        part in RELEVANT for part in re.split(r"[-_:./]", lowered)
-    )
-
-
-def derive(source: Source) -> list[Candidate]:
+def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
+    """Candidates from one build file; `siblings` (the operation's sources) tell which tasks
+    its rules files name."""
     fmt = file_format(source)
     text = text_of(source)
     if fmt is None or fmt[0] != BUILD_TARGETS or text is None:
         return []
-    runner, topic = RUNNERS[fmt[1]]
-    out: list[Candidate] = []
-    for name, deps, lines in targets(fmt[1], text):
-        if not relevant(name) or len(out) >= MAX_TARGETS:
-            continue
-        parts = []
-        if deps:
-            parts.append("first " + ", ".join(f"`{runner} {d}`" for d in deps))
-        if lines:
-            parts.append(join_bounded([f"`{line}`" for line in lines], MAX_LINES, "; "))
-        if not parts:
-            continue
-        line = clip(f"`{runner} {name}` runs " + ", then ".join(parts) + ".", MAX_TEXT)
-        out.append(Candidate(None, KIND, line, (source.ref,), BUILD_TARGETS, f"{topic}:{name}"))
+    if fmt[1] == PRE_COMMIT:
+        line = pre_commit.fact(text)
+        refs = (source.ref,)
+        return [Candidate(None, KIND, line, refs, BUILD_TARGETS, "pre-commit")] if line else []
+    return task_candidates(fmt[1], targets(fmt[1], text), source, siblings, BUILD_TARGETS)
+
+
+def task_candidates(
+    runner: str, found: Sequence[Task], source: Source, siblings: Sequence[Source], adapter: str
+) -> list[Candidate]:
+    """One candidate per selected task of `runner`, citing `source` (shared with pyproject)."""
+    out = []
+    topic = tasks.RUNNERS[runner].topic
+    for task, deps, lines in tasks.select(found, runner, tasks.mentioned(runner, siblings)):
+        line = tasks.text(runner, task, deps, lines)
+        if line is not None:
+            key = f"{topic}:{task.name}" if task.name else topic
+            out.append(Candidate(None, KIND, line, (source.ref,), adapter, key))
     return out
 
 
-def targets(fmt: str, text: str) -> list[tuple[str, list[str], list[str]]]:
-    """(name, prerequisite targets, command lines) in file order."""
-    parsers = {"make": _make, "just": _just, "npm": _npm, "tox": _tox, "nox": _nox}
-    return list(parsers[fmt](text))
+def targets(fmt: str, text: str) -> list[Task]:
+    """The file's tasks in file order."""
+    parsers = {"make": _make, "just": _just, "npm": _npm, "nox": _nox}
+    if fmt == "tox":
+        return tox_envs.from_ini(text)
+    parse = parsers.get(fmt)
+    return list(parse(text)) if parse else []
 
 
 def defines(source: Source, name: str) -> bool:
-    """Whether this build file defines the target `name` (for rules that mention it)."""
+    """Whether this build file defines the task `name` (for rules that mention it)."""
     fmt = file_format(source)
     text = text_of(source)
     if fmt is None or fmt[0] != BUILD_TARGETS or text is None:
         return False
-    return any(t[0] == name for t in targets(fmt[1], text))
+    return any(t.name == name for t in targets(fmt[1], text))
 
 
 _MAKE_RULE: Final = re.compile(r"^([A-Za-z0-9_.\-/ ]+?)\s*::?(?![=])\s*(.*)$")
+_MAKE_VARIABLE: Final = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?::=|\?=|=)\s*([^$]*)$")
 
 
 def _logical_lines(text: str) -> list[str]:
@@ -108,14 +92,29 @@ def _logical_lines(text: str) -> list[str]:
     return out
 
 
-def _make(text: str) -> Iterator[tuple[str, list[str], list[str]]]:
+def _make(text: str) -> Iterator[Task]:
+    lines = _logical_lines(text)
+    variables = {}
+    for line in lines:
+        match = _MAKE_VARIABLE.match(line)
+        if match and not line.startswith("\t"):
+            variables[match.group(1)] = one_line(match.group(2).split("#")[0])
+
+    def expand(command: str) -> str:
+        return re.sub(
+            r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]",
+            lambda m: variables.get(m.group(1), m.group(0)),
+            command,
+        )
+
+    rules: list[tuple[list[str], list[str], list[str], str]] = []
     current: list[str] | None = None  # the command lines of the rule being read
-    for line in _logical_lines(text):
+    for line in lines:
         if line.startswith("\t"):
             if current is not None:
                 command = one_line(line).lstrip("@-+ ").strip()
                 if command and not command.startswith("#"):
-                    current.append(command)
+                    current.append(expand(command))
             continue
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -125,40 +124,61 @@ def _make(text: str) -> Iterator[tuple[str, list[str], list[str]]]:
             continue
         names = [n for n in match.group(1).split() if not n.startswith(".") and "%" not in n]
         rest = match.group(2).split(";", 1)
-        if "=" in rest[0].split("#")[0]:  # a target-specific variable, not a rule
+        head, _, doc = rest[0].partition("##")
+        if "=" in head.split("#")[0]:  # a target-specific variable, not a rule
             continue
-        deps = [d for d in rest[0].split("#")[0].split() if "$" not in d and "%" not in d]
-        commands = [one_line(rest[1])] if len(rest) > 1 and rest[1].strip() else []
+        deps = [d for d in head.split("#")[0].split() if "$" not in d and "%" not in d]
+        commands = [expand(one_line(rest[1]))] if len(rest) > 1 and rest[1].strip() else []
         if not names:
             continue
         current = commands
-        for name in names:
-            yield name, deps, commands  # the same lists: later recipe lines land in each
+        rules.append((names, deps, commands, one_line(doc)))
+    for names, deps, commands, doc in rules:
+        for name in names:  # the lists are final now: later recipe lines landed in each
+            yield Task(name, tuple(deps), tuple(commands), doc)
 
 
-_JUST_RECIPE: Final = re.compile(r"^@?([A-Za-z0-9_\-]+)((?:\s+[^:=]*?)?)\s*:(?!=)\s*(.*)$")
+_JUST_RECIPE: Final = re.compile(r"^@?([A-Za-z0-9_\-]+)(\s+[^:]*?)?\s*:(?!=)\s*(.*)$")
+_JUST_DOC: Final = re.compile(r"""doc\(\s*(["'])(.*?)\1\s*\)""")
+_QUOTED: Final = re.compile(r"""(["'])(?:\\.|(?!\1).)*\1""")
 
 
-def _just(text: str) -> Iterator[tuple[str, list[str], list[str]]]:
-    lines: list[str] | None = None
+def _just(text: str) -> Iterator[Task]:
+    """Recipes with their comment (or [doc("...")]) as description; [private] ones left out."""
+    recipe: tuple[str, list[str], str] | None = None
+    body: list[str] = []
+    comments: list[str] = []
+    attributes: list[str] = []
     for line in _logical_lines(text):
         if line[:1] in (" ", "\t"):
-            if lines is not None and line.strip() and not line.strip().startswith("#"):
-                lines.append(one_line(line).lstrip("@-").strip())
+            stripped = line.strip()
+            if recipe is not None and stripped and not stripped.startswith("#"):
+                body.append(one_line(stripped).lstrip("@-").strip())
             continue
-        lines = None
+        if recipe is not None:
+            yield Task(recipe[0], tuple(recipe[1]), tuple(body), recipe[2])
+            recipe, body = None, []
         stripped = line.strip()
-        if not stripped or stripped.startswith(("#", "[", "set ", "alias ", "export ", "import ")):
-            continue
-        match = _JUST_RECIPE.match(stripped)
-        if match is None or ":=" in stripped.split(":", 1)[0]:
-            continue
-        deps = [d for d in match.group(3).split() if re.fullmatch(r"[A-Za-z0-9_\-]+", d)]
-        lines = []
-        yield match.group(1), deps, lines
+        if not stripped:
+            comments, attributes = [], []
+        elif stripped.startswith("#"):
+            comments.append(stripped.lstrip("#").strip())
+        elif stripped.startswith("["):
+            attributes.append(stripped)
+        elif not stripped.startswith(("set ", "alias ", "export ", "import ", "mod ")):
+            match = _JUST_RECIPE.match(_QUOTED.sub('""', stripped))
+            if match is not None:
+                private = any("private" in a for a in attributes)
+                docs = [m.group(2) for a in attributes for m in _JUST_DOC.finditer(a)]
+                deps = [d for d in match.group(3).split() if re.fullmatch(r"[\w\-]+", d)]
+                name = match.group(1) if not private else "_" + match.group(1)
+                recipe = (name, deps, docs[0] if docs else " ".join(comments))
+            comments, attributes = [], []
+    if recipe is not None:
+        yield Task(recipe[0], tuple(recipe[1]), tuple(body), recipe[2])
 
 
-def _npm(text: str) -> Iterator[tuple[str, list[str], list[str]]]:
+def _npm(text: str) -> Iterator[Task]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
@@ -168,33 +188,10 @@ def _npm(text: str) -> Iterator[tuple[str, list[str], list[str]]]:
         return
     for name, command in scripts.items():
         if isinstance(command, str) and command.strip():
-            yield name, [], [one_line(command)]
+            yield Task(name, (), (one_line(command),))
 
 
-def _tox(text: str) -> Iterator[tuple[str, list[str], list[str]]]:
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
-        return
-    base = _tox_commands(parser, "testenv")
-    envlist = parser.get("tox", "envlist", fallback="")
-    for env in re.split(r"[\s,]+", envlist.strip()):
-        if env and not parser.has_section(f"testenv:{env}") and base:
-            yield env, [], base
-    for section in parser.sections():
-        if section.startswith("testenv:"):
-            commands = _tox_commands(parser, section) or base
-            if commands:
-                yield section.split(":", 1)[1], [], commands
-
-
-def _tox_commands(parser: configparser.ConfigParser, section: str) -> list[str]:
-    raw = parser.get(section, "commands", fallback="")
-    return [one_line(c) for c in raw.split("\n") if c.strip() and not c.strip().startswith("#")]
-
-
-def _nox(text: str) -> Iterator[tuple[str, list[str], list[str]]]:
+def _nox(text: str) -> Iterator[Task]:
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -212,7 +209,8 @@ def _nox(text: str) -> Iterator[tuple[str, list[str], list[str]]]:
             and isinstance(call.func, ast.Attribute)
             and call.func.attr == "run"
         ]
-        yield name, [], [c for c in commands if c]
+        doc = one_line((ast.get_docstring(node) or "").split("\n\n")[0])
+        yield Task(name, (), tuple(c for c in commands if c), doc)
 
 
 def _nox_session_name(node: ast.FunctionDef) -> str | None:
@@ -229,7 +227,5 @@ def _nox_session_name(node: ast.FunctionDef) -> str | None:
 
 def _literal(node: ast.expr) -> str:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.Starred):
-        return "…"
+        return f'"{node.value}"' if " " in node.value else node.value
     return "…"

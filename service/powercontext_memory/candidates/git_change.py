@@ -42,7 +42,7 @@ MAX_OLD_SOURCES: Final = 256
 Derive = Callable[[Source, Sequence[Source]], list[Candidate]]
 FILE_DERIVERS: Final[dict[str, Derive]] = {
     PYPROJECT: pyproject.derive,
-    BUILD_TARGETS: lambda source, _siblings: build_targets.derive(source),
+    BUILD_TARGETS: build_targets.derive,
     AGENT_RULES: agent_rules.derive,
 }
 

@@ -1,9 +1,14 @@
-"""pyproject.toml: build backend, package manager, requires-python, pytest, lint/format/type tools.
+"""pyproject.toml: build backend, package manager, requires-python, pytest, lint/format/type
+tools, and the tasks of the task runners configured there (poe, Hatch scripts, PDM scripts,
+taskipy, tox: pyproject_tasks).
 
 Pure: the same source (and the same sibling sources of the operation) always derive the same
 texts, in English, one candidate per topic, each citing exactly the sources that support it.
-The package manager is the one the sources evidence: its [tool.X] table, its lock file sent as
-a source (uv.lock, poetry.lock, pdm.lock), or its command in a Makefile/justfile/AGENTS.md.
+The package manager is the one the sources evidence: its [tool.X] table or its lock file sent
+as a source (uv.lock, poetry.lock, pdm.lock) first, else its command in a build file or a
+rules file. A tool is named with the role the file states, never one it does not ("Ruff
+(lint)" for a [tool.ruff.lint] table; "format" only with a [tool.ruff.format] table), and
+with a few settings that matter (SETTINGS), never a dump of its table.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..domain.models import Source
+from . import build_targets, pyproject_tasks
 from .port import Candidate
-from .sources import PYPROJECT, file_format, repo_path, text_of
+from .sources import AGENT_RULES, PYPROJECT, file_format, repo_path, text_of
 from .text import clip, join_bounded
 
 BACKENDS: Final = {
@@ -30,16 +36,31 @@ BACKENDS: Final = {
     "uv_build": "uv_build",
 }
 
-# name, its [tool.X] key, its lock file, its command in build files and agent rules.
+# name, its [tool.X] key (Hatch: an environment of its own), its lock file, its command in a
+# build file, its mention in a rules file (prose written about this repository).
 MANAGERS: Final = (
-    ("uv", "uv", "uv.lock", re.compile(r"\buv\b")),
-    ("Poetry", "poetry", "poetry.lock", re.compile(r"\bpoetry\s+(?:run|install|add|lock)\b")),
-    ("PDM", "pdm", "pdm.lock", re.compile(r"\bpdm\s+(?:run|install|add|lock|sync)\b")),
-    ("Hatch", "hatch", "", re.compile(r"\bhatch\s+(?:run|env|build|test|fmt)\b")),
+    (
+        "uv",
+        ("uv",),
+        "uv.lock",
+        re.compile(r"\buv\s+(?:run|sync|add|lock|pip|tool|venv)\b"),
+        re.compile(r"\buv\b"),
+    ),
+    (
+        "Poetry",
+        ("poetry",),
+        "poetry.lock",
+        re.compile(r"\bpoetry\s+(?:run|install|add|lock|sync)\b"),
+        None,
+    ),
+    ("PDM", ("pdm",), "pdm.lock", re.compile(r"\bpdm\s+(?:run|install|add|lock|sync)\b"), None),
+    ("Hatch", ("hatch", "envs", "default"), "", re.compile(r"\bhatch\s+(?:run|env|shell)\b"), None),
 )
+# Build files whose commands evidence a package manager (a noxfile's Python code does not).
+COMMAND_FORMATS: Final = frozenset({"make", "just", "npm", "pre-commit"})
 
 TOOLS: Final = {
-    "ruff": "Ruff (lint and format)",
+    "ruff": "Ruff",
     "black": "Black (format)",
     "isort": "isort (import order)",
     "flake8": "flake8 (lint)",
@@ -48,8 +69,19 @@ TOOLS: Final = {
     "pyright": "Pyright (type checking)",
     "basedpyright": "basedpyright (type checking)",
 }
+# The settings that change how code must be written or checked; the rest of a table is not
+# repeated (a dump is not memory).
+SETTINGS: Final = {
+    "ruff": ("line-length", "target-version", "format.quote-style"),
+    "black": ("line-length", "target-version", "skip-string-normalization"),
+    "isort": ("profile", "line_length"),
+    "flake8": ("max-line-length",),
+    "pylint": ("max-line-length",),
+    "mypy": ("strict",),
+    "pyright": ("typeCheckingMode",),
+    "basedpyright": ("typeCheckingMode",),
+}
 PYTEST_KEYS: Final = ("testpaths", "addopts", "asyncio_mode", "minversion")
-MAX_SETTINGS: Final = 8
 MAX_LIST_ITEMS: Final = 8
 MAX_VALUE_CHARS: Final = 80
 KIND: Final = "fact"
@@ -85,6 +117,8 @@ def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
     pytest = _get(data, "tool", "pytest", "ini_options")
     if isinstance(pytest, dict):
         settings = [f"{k} = {_value(pytest[k])}" for k in PYTEST_KEYS if k in pytest]
+        if "error" in (pytest.get("filterwarnings") or []):
+            settings.append("filterwarnings = error (warnings fail the tests)")
         if settings:
             fact("pytest", "pytest is configured in pyproject.toml: " + "; ".join(settings) + ".")
     tools = data.get("tool")
@@ -92,29 +126,55 @@ def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
         table = tools.get(key) if isinstance(tools, dict) else None
         if not isinstance(table, dict):
             continue
-        settings = _settings(table)
-        detail = ": " + "; ".join(settings) if settings else " (default settings)"
+        settings = [
+            f"{k} = {_value(v)}"
+            for k in SETTINGS[key]
+            if (v := _get(table, *k.split("."))) is not None and _plain(v)
+        ]
+        label = _ruff_label(table) if key == "ruff" else label
+        detail = ": " + "; ".join(settings) if settings else "" if table else " (default settings)"
         fact(f"tool:{key}", f"{label} is configured in pyproject.toml{detail}.")
+    for runner, found in pyproject_tasks.tasks(data).items():
+        out.extend(build_targets.task_candidates(runner, found, source, siblings, PYPROJECT))
     return out
+
+
+def _ruff_label(table: dict[str, Any]) -> str:
+    """Ruff with the roles its table states: lint settings, a [tool.ruff.format] table."""
+    lints = isinstance(table.get("lint"), dict) or any(
+        k in table for k in ("select", "extend-select", "ignore")
+    )
+    formats = isinstance(table.get("format"), dict)
+    roles = [role for role, shown in (("lint", lints), ("format", formats)) if shown]
+    return f"Ruff ({' and '.join(roles)})" if roles else "Ruff"
 
 
 def _package_manager(
     data: dict[str, Any], source: Source, siblings: Sequence[Source]
 ) -> tuple[str, list[Source]] | None:
-    tools = data.get("tool") if isinstance(data.get("tool"), dict) else {}
-    for name, tool_key, lock, command in MANAGERS:
-        evidence: list[Source] = []
-        in_pyproject = isinstance(tools, dict) and tool_key in tools
-        for other in siblings:
-            if other.source_id == source.source_id:
-                continue
-            path = repo_path(other) or ""
-            locked = bool(lock) and path.rsplit("/", 1)[-1] == lock
-            if locked or (file_format(other) is not None and command.search(text_of(other) or "")):
-                evidence.append(other)
-        if in_pyproject or evidence:
+    """The manager a [tool.X] table or a lock file evidences, else a command or a mention."""
+    others = [s for s in siblings if s.source_id != source.source_id]
+    for name, table, lock, _command, _prose in MANAGERS:
+        locks = [s for s in others if bool(lock) and (repo_path(s) or "").endswith(lock)]
+        if _get(data, "tool", *table) is not None or locks:
+            return name, locks + [s for s in others if _says(s, name)]
+    for name, *_ in MANAGERS:
+        evidence = [s for s in others if _says(s, name)]
+        if evidence:
             return name, evidence
     return None
+
+
+def _says(source: Source, manager: str) -> bool:
+    """A build file runs the manager's command, or a rules file names it."""
+    fmt = file_format(source)
+    if fmt is None:
+        return False
+    _, _, _, command, prose = next(m for m in MANAGERS if m[0] == manager)
+    text = text_of(source) or ""
+    if fmt[1] in COMMAND_FORMATS:
+        return bool(command.search(text))
+    return fmt[0] == AGENT_RULES and bool((prose or command).search(text))
 
 
 def _get(data: dict[str, Any], *keys: str) -> Any:
@@ -124,21 +184,6 @@ def _get(data: dict[str, Any], *keys: str) -> Any:
             return None
         value = value.get(key)
     return value
-
-
-def _settings(table: dict[str, Any]) -> list[str]:
-    """Scalar and list settings, one nested table deep ("lint.select = E, F"), bounded."""
-    flat: list[str] = []
-    for key, value in table.items():
-        if isinstance(value, dict):
-            for sub, inner in value.items():
-                if _plain(inner):
-                    flat.append(f"{key}.{sub} = {_value(inner)}")
-        elif _plain(value):
-            flat.append(f"{key} = {_value(value)}")
-    if len(flat) > MAX_SETTINGS:
-        return [*flat[:MAX_SETTINGS], f"(+{len(flat) - MAX_SETTINGS} more)"]
-    return flat
 
 
 def _plain(value: Any) -> bool:

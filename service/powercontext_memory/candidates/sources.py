@@ -44,6 +44,7 @@ FILE_ADAPTERS: Final[dict[str, tuple[str, str]]] = {
     "package.json": (BUILD_TARGETS, "npm"),
     "tox.ini": (BUILD_TARGETS, "tox"),
     "noxfile.py": (BUILD_TARGETS, "nox"),
+    ".pre-commit-config.yaml": (BUILD_TARGETS, "pre-commit"),
     "agents.md": (AGENT_RULES, "markdown"),
     "claude.md": (AGENT_RULES, "markdown"),
     "contributing.md": (AGENT_RULES, "markdown"),

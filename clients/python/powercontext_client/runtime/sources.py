@@ -4,7 +4,8 @@
 * git_change: application/vnd.powercontext.git-change+json, {"base", "head", "paths",
   "patch", "truncated"} (base null when there is no earlier commit to diff against);
 * task_outcome: application/vnd.powercontext.task-outcome+json, {"host", "session_id",
-  "turn_id", "report", "git_head", "changed_paths", "verification": [{"command", "result"}]};
+  "turn_id", "report", "git_head", "changed_paths", "verification": [{"command", "result"}],
+  "note_entry_id" (the session's working note, when it has one)};
 * user_note: text/plain, the user's own words.
 
 Reads are bounded (the RFC: only the bounded Sources the operating contract needs, never a scan
@@ -30,9 +31,11 @@ EVIDENCE_FILES: Final = (
     "pyproject.toml",
     "Makefile",
     "justfile",
+    "Justfile",
     "package.json",
     "tox.ini",
     "noxfile.py",
+    ".pre-commit-config.yaml",
 )
 MAX_FILE_BYTES: Final = 256 * 1024  # a bigger file is skipped, not cut (a cut file lies)
 MAX_PATCH_BYTES: Final = 64 * 1024  # cut at a line end; "truncated" says so
@@ -53,8 +56,10 @@ _MEDIA_BY_NAME: Final = {
     "package.json": "application/json",
     "Makefile": "text/x-makefile",
     "justfile": "text/x-just",
+    "Justfile": "text/x-just",
     "tox.ini": "text/plain",
     "noxfile.py": "text/x-python",
+    ".pre-commit-config.yaml": "application/yaml",
 }
 
 
@@ -124,8 +129,10 @@ def task_outcome_source(
     git_head: str,
     changed_paths: Sequence[str],
     verification: Sequence[dict[str, str]] = (),
+    note_entry_id: str = "",
 ) -> SourceInput:
-    content = {
+    """`note_entry_id`: the session's working note so far, which this outcome revises."""
+    content: dict[str, object] = {
         "host": host,
         "session_id": session_id,
         "turn_id": turn_id,
@@ -134,6 +141,8 @@ def task_outcome_source(
         "changed_paths": list(changed_paths)[:MAX_PATHS],
         "verification": list(verification),
     }
+    if note_entry_id:
+        content["note_entry_id"] = note_entry_id
     uri = f"{host}://{session_id}/{turn_id}"
     return SourceInput(KIND_TASK_OUTCOME, uri, MEDIA_TASK_OUTCOME, _json(content))
 

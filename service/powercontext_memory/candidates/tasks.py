@@ -1,0 +1,238 @@
+"""Tasks of a task runner (make, just, npm, tox, nox, poe, hatch, pdm, taskipy): which ones an
+agent should know, and one English line each saying what it runs.
+
+select() keeps a task when a part of its name (split at `-_:./`) is a RELEVANT word or a rules
+file of the operation names it (`make snapshots-fix` in AGENTS.md); it leaves out private
+tasks (`_x`), shell plumbing (recipes that only rm, mkdir, echo, cd ...), the steps of one other
+task named after it (`tests-parallel` of `tests`) and the argument variants of another task
+(`integration-tests-nightly` of `integration-tests`), unless a rules file names them.
+text() quotes the commands as written; calls of sibling tasks are named as such.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ..domain.models import Source
+from .sources import AGENT_RULES, file_format, text_of
+from .text import clip, join_bounded, one_line
+
+RELEVANT: Final = frozenset(
+    {
+        "build", "test", "tests", "lint", "check", "checks", "docs", "doc", "format", "fmt",
+        "typecheck", "types", "typing", "mypy", "pyright", "ci", "coverage", "cov", "verify",
+        "bench", "e2e", "unit", "integration", "style", "validate", "all", "default", "dist",
+        "package", "serve", "dev", "install", "setup", "sync", "init", "fix", "black", "ruff",
+        "isort", "flake8", "pylint", "prettier", "eslint", "pytest",
+    }
+)  # fmt: skip
+# Publishing is a maintainer's release process, not a task for an agent: never selected.
+RELEASE: Final = frozenset({"deploy", "publish", "release", "upload"})
+_PYTHON_ENV: Final = re.compile(r"(?:py|pypy)\d[\d.]{0,4}")
+# Programs whose lines only move files or print: a recipe made of nothing else is plumbing.
+PLUMBING: Final = frozenset(
+    {
+        "rm", "rmdir", "mkdir", "echo", "printf", "cd", "cat", "cp", "mv", "touch", "ln", "true",
+        "false", ":", "@:", "grep", "sed", "awk", "sleep", "exit", "set", "trap", "wait", "kill",
+        "export", "open", "xdg-open", "find", "chmod",
+    }
+)  # fmt: skip
+MAX_TASKS: Final = 24
+MAX_LINES: Final = 6
+MAX_TEXT: Final = 600
+MAX_DOC: Final = 160
+_SEGMENTS: Final = re.compile(r"\s*(?:&&|\|\||;|\|)\s*")
+_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
+# How a rules file names a task: the runner's command, then the task name.
+MENTION: Final = re.compile(
+    r"\b(make|just|npm run|tox -e|nox -s|poe|hatch run|pdm run|task)\s+([A-Za-z0-9_.:\-]+)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task: the tasks it runs first, its command lines as written, the file's own words."""
+
+    name: str
+    deps: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Runner:
+    """How a runner's tasks are invoked (`make test`) and called from another task's recipe."""
+
+    command: str  # "make", "just", "npm run", "tox -e", "nox -s", "poe", "hatch run", ...
+    topic: str  # topic prefix of the derived candidates ("make:test")
+    call: re.Pattern[str]  # a recipe line that runs another task of the same file
+
+
+RUNNERS: Final = {
+    "make": Runner("make", "make", re.compile(r"(?:\$[({]MAKE[)}]|\bmake)\s+([\w.\-]+)")),
+    "just": Runner("just", "just", re.compile(r"\bjust\s+([\w\-]+)")),
+    "npm": Runner("npm run", "npm", re.compile(r"\bnpm run\s+([\w:.\-]+)")),
+    "tox": Runner("tox -e", "tox", re.compile(r"\btox -e\s+([\w.\-]+)")),
+    "nox": Runner("nox -s", "nox", re.compile(r"\bnox -s\s+([\w.\-]+)")),
+    "poe": Runner("poe", "poe", re.compile(r"\bpoe\s+([\w\-]+)")),
+    "hatch": Runner("hatch run", "hatch", re.compile(r"\bhatch run\s+([\w:.\-]+)")),
+    "pdm": Runner("pdm run", "pdm", re.compile(r"\bpdm run\s+([\w:.\-]+)")),
+    "taskipy": Runner("task", "task", re.compile(r"\btask\s+([\w\-]+)")),
+}
+
+
+def relevant(name: str) -> bool:
+    """A build/test/lint/docs... task; tox's `py312`-style environments run the tests."""
+    lowered = name.lower()
+    parts = re.split(r"[-_:./]", lowered)
+    return not publishes(name) and (
+        bool(_PYTHON_ENV.fullmatch(lowered)) or any(part in RELEVANT for part in parts)
+    )
+
+
+def publishes(name: str) -> bool:
+    """A deploy/publish/release task (`deploy-docs`)."""
+    return any(part in RELEASE for part in re.split(r"[-_:./]", name.lower()))
+
+
+def mentioned(runner: str, siblings: Sequence[Source]) -> frozenset[str]:
+    """The task names the operation's rules files (AGENTS.md ...) name with this runner."""
+    wanted = RUNNERS[runner].command
+    names = set()
+    for other in siblings:
+        fmt = file_format(other)
+        if fmt is None or fmt[0] != AGENT_RULES:
+            continue
+        for command, name in MENTION.findall(text_of(other) or ""):
+            if " ".join(command.lower().split()) == wanted:
+                names.add(name.rstrip(".:,;`"))
+    return frozenset(names)
+
+
+def is_plumbing(line: str) -> bool:
+    """Every statement of the line runs a file-moving or printing program (or is empty)."""
+    for segment in _SEGMENTS.split(line.strip()):
+        words = [w for w in segment.split() if not _ASSIGNMENT.fullmatch(w)]
+        if words and words[0].lstrip("@-") not in PLUMBING:
+            return False
+    return True
+
+
+def select(
+    tasks: Sequence[Task], runner: str, mentions: Iterable[str] = ()
+) -> list[tuple[Task, list[str], list[str]]]:
+    """(task, deps to name, command lines to quote) for the tasks worth an entry, in file order."""
+    named = frozenset(mentions)
+    by_name = {t.name: t for t in tasks}
+    call = RUNNERS[runner].call
+
+    def calls(task: Task) -> list[str]:
+        return [n for line in task.commands for n in call.findall(line) if n in by_name]
+
+    plumbing: dict[str, bool] = {}
+
+    def only_plumbing(task: Task, seen: frozenset[str] = frozenset()) -> bool:
+        if task.name not in plumbing:
+            inner = [by_name[d] for d in (*task.deps, *calls(task)) if d in by_name]
+            own = [line for line in task.commands if not call.search(line)]
+            plumbing[task.name] = all(is_plumbing(line) for line in own) and all(
+                d.name in seen or only_plumbing(d, seen | {task.name}) for d in inner
+            )
+        return plumbing[task.name]
+
+    parents: dict[str, set[str]] = {}
+    for task in tasks:
+        for child in (*task.deps, *calls(task)):
+            parents.setdefault(child, set()).add(task.name)
+    kept = [
+        t
+        for t in tasks
+        if not t.name.startswith(("_", "."))
+        and not publishes(t.name)
+        and (t.name in named or relevant(t.name) or not t.name)
+        and (t.commands or t.deps)  # a description alone runs nothing
+        and not only_plumbing(t)
+    ]
+    names = {t.name for t in kept}
+    out = []
+    for task in kept:
+        if task.name not in named and (
+            _step_of(task.name, parents.get(task.name, set()) & names)
+            or _variant(task, [by_name[n] for n in names if n != task.name])
+        ):
+            continue
+        deps = [
+            d
+            for d in task.deps
+            if not d.startswith((".", "_")) and not (d in by_name and only_plumbing(by_name[d]))
+        ]
+        lines = _lines(task, RUNNERS[runner], by_name)
+        out.append((task, deps, lines))
+    return out[:MAX_TASKS]
+
+
+def _step_of(name: str, parents: set[str]) -> bool:
+    """A step of exactly one other kept task whose name starts the same (`tests-serial`)."""
+    if len(parents) != 1:
+        return False
+    (parent,) = parents
+    return _first_part(parent) == _first_part(name)
+
+
+def _variant(task: Task, others: Sequence[Task]) -> bool:
+    """`x-something` that runs what `x` runs with other arguments (`integration-tests-nightly`)."""
+    if not task.commands:
+        return False
+    head = _head(task.commands[0])
+    return any(
+        task.name.startswith(other.name + "-")
+        and other.commands
+        and _head(other.commands[0]) == head
+        for other in others
+    )
+
+
+def _head(command: str) -> list[str]:
+    """The first words of a command line, environment assignments left out."""
+    return [w for w in command.split() if not _ASSIGNMENT.fullmatch(w)][:3]
+
+
+def _first_part(name: str) -> str:
+    return re.split(r"[-_:./]", name.lower())[0]
+
+
+def _lines(task: Task, runner: Runner, by_name: dict[str, Task]) -> list[str]:
+    """The task's command lines, plumbing left out; a shell script that calls sibling tasks
+    (`set -e; $(MAKE) mypy & ...`) is named by those calls."""
+    out: list[str] = []
+    for line in task.commands:
+        called = [n for n in runner.call.findall(line) if n in by_name]
+        if called and len(_SEGMENTS.split(line)) > 2:
+            out.extend(f"{runner.command} {n}" for n in called)
+        elif not is_plumbing(line) and line.replace("…", "").strip():
+            out.append(_MAKE_VAR.sub("make", line))
+    return list(dict.fromkeys(out))
+
+
+_MAKE_VAR: Final = re.compile(r"\$[({]MAKE[)}]")
+
+
+def text(runner: str, task: Task, deps: Sequence[str], lines: Sequence[str]) -> str | None:
+    """The entry text, e.g. "`make check` runs first `make lint`, then `uv run mypy`.", or None
+    when the task has nothing to quote and no description."""
+    command = RUNNERS[runner].command
+    parts = []
+    if deps:
+        parts.append("first " + ", ".join(f"`{command} {d}`" for d in deps))
+    if lines:
+        parts.append(join_bounded([f"`{line}`" for line in lines], MAX_LINES, "; "))
+    doc = clip(one_line(task.doc).rstrip(". "), MAX_DOC)
+    invocation = f"{command} {task.name}" if task.name else command.split()[0]
+    head = f"`{invocation}`" + (f" ({doc})" if doc and parts else "")
+    if parts:
+        return clip(f"{head} runs " + ", then ".join(parts) + ".", MAX_TEXT)
+    return f"{head}: {doc}." if doc else None

@@ -1,0 +1,330 @@
+"""Bootstrap adapters on the task runners and rules of real repositories' contract files:
+poe / Hatch / PDM / taskipy / tox tasks in pyproject.toml, pre-commit hooks, justfile and
+Makefile descriptions, plain imperative rules — and what they must never produce: lead-in
+fragments, governance prose, shell plumbing, configuration dumps, roles a file does not state.
+The last test runs bench/bootstrap.py's scorer on the tuning truth sets."""
+
+from __future__ import annotations
+
+from powercontext_client.runtime.sources import EVIDENCE_FILES, media_type
+from powercontext_memory.candidates import agent_rules, build_targets, pre_commit, pyproject
+from powercontext_memory.candidates.port import Candidate
+from powercontext_memory.domain.models import Source
+
+
+def source(path: str, text: str) -> Source:
+    name = "src_" + "".join(c if c.isalnum() else "_" for c in path)
+    return Source(name, "file", f"repo://{path}", "text/plain", text.encode(), (), "0" * 64, 0)
+
+
+def by_topic(candidates: list[Candidate]) -> dict[str, str]:
+    return {c.topic: c.text for c in candidates}
+
+
+def rules(text: str) -> dict[str, str]:
+    return {c.text: c.kind for c in agent_rules.derive(source("AGENTS.md", text))}
+
+
+POE = """
+[tool.poetry]
+name = "x"
+
+[tool.poe.tasks]
+_clean = "rm -rf build"
+test = "pytest"
+lint = { cmd = "ruff check .", help = "Run the linter" }
+check = { sequence = ["lint", "test"], help = "Run all checks" }
+release = "poetry publish"
+
+[tool.poe.tasks.docs]
+cmd = "sphinx-build docs docs/_build"
+deps = ["_clean"]
+"""
+
+
+def test_poe_tasks_with_their_help_private_and_release_tasks_left_out() -> None:
+    found = by_topic(pyproject.derive(source("pyproject.toml", POE)))
+    assert found["poe:test"] == "`poe test` runs `pytest`."
+    assert found["poe:lint"] == "`poe lint` (Run the linter) runs `ruff check .`."
+    assert found["poe:check"] == "`poe check` (Run all checks) runs `poe lint`; `poe test`."
+    assert found["poe:docs"] == "`poe docs` runs `sphinx-build docs docs/_build`."
+    assert "poe:_clean" not in found and "poe:release" not in found
+    assert found["pyproject:package-manager"] == "Dependencies are managed with Poetry."
+
+
+def test_hatch_pdm_taskipy_and_tox_configured_in_pyproject() -> None:
+    text = """
+[tool.hatch.envs.default.scripts]
+cov = "pytest --cov"
+[tool.hatch.envs.test.scripts]
+run-coverage = "pytest --cov-config=pyproject.toml"
+[tool.pdm.scripts]
+lint = {cmd = "ruff check", help = "Lint"}
+[tool.taskipy.tasks]
+format = "black ."
+[tool.tox]
+env_list = ["py3.13", "py3.12", "style"]
+[tool.tox.env_run_base]
+commands = [["pytest", {replace = "posargs", default = [], extend = true}]]
+[tool.tox.env.style]
+description = "run all pre-commit hooks"
+commands = [["pre-commit", "run", "--all-files"]]
+"""
+    found = by_topic(pyproject.derive(source("pyproject.toml", text)))
+    assert found["hatch:cov"] == "`hatch run cov` runs `pytest --cov`."
+    assert found["hatch:test:run-coverage"] == (
+        "`hatch run test:run-coverage` runs `pytest --cov-config=pyproject.toml`."
+    )
+    assert found["pdm:lint"] == "`pdm run lint` (Lint) runs `ruff check`."
+    assert found["task:format"] == "`task format` runs `black .`."
+    assert found["tox"] == "`tox` (env list py3.13, py3.12) runs `pytest {posargs}`."
+    assert found["tox:style"] == (
+        "`tox -e style` (run all pre-commit hooks) runs `pre-commit run --all-files`."
+    )
+    # A [tool.hatch.envs] table without a default environment is no package manager.
+    assert "pyproject:package-manager" in found  # the default env: Hatch manages it
+    build_only = "[tool.hatch.build.targets.wheel]\npackages = ['src/x']\n"
+    assert pyproject.derive(source("pyproject.toml", build_only)) == []
+
+
+def test_a_tool_is_named_with_the_role_its_file_states_and_no_dump() -> None:
+    bare = pyproject.derive(source("pyproject.toml", '[tool.ruff]\ntarget-version = "py38"\n'))
+    assert [c.text for c in bare] == [
+        "Ruff is configured in pyproject.toml: target-version = py38."
+    ]
+    lint = '[tool.ruff]\nline-length = 100\n[tool.ruff.lint]\nselect = ["E", "F", "I"]\n'
+    assert [c.text for c in pyproject.derive(source("pyproject.toml", lint))] == [
+        "Ruff (lint) is configured in pyproject.toml: line-length = 100."
+    ]
+    both = lint + '[tool.ruff.format]\nquote-style = "single"\n'
+    assert [c.text for c in pyproject.derive(source("pyproject.toml", both))] == [
+        "Ruff (lint and format) is configured in pyproject.toml: line-length = 100; "
+        "format.quote-style = single."
+    ]
+    dump = "[tool.pyright]\nenableTypeIgnoreComments = true\nreportAny = 'none'\n"
+    assert [c.text for c in pyproject.derive(source("pyproject.toml", dump))] == [
+        "Pyright (type checking) is configured in pyproject.toml."
+    ]
+
+
+def test_the_package_manager_needs_real_evidence() -> None:
+    poetry = source("pyproject.toml", "[tool.poetry]\nname = 'x'\n")
+    claude = source("CLAUDE.md", "Poe integrates with poetry and uv.\n")
+    assert "Dependencies are managed with Poetry." in [
+        c.text for c in pyproject.derive(poetry, [poetry, claude])
+    ]
+    bare = source("pyproject.toml", "[project]\nname = 'x'\n")
+    noxfile = source("noxfile.py", "#!/usr/bin/env -S uv run --script\nimport nox\n")
+    assert pyproject.derive(bare, [bare, noxfile]) == []
+    makefile = source("Makefile", "test:\n\tuv run pytest\n")
+    [manager] = pyproject.derive(bare, [bare, makefile])
+    assert manager.text == "Dependencies are managed with uv."
+    assert {r.source_id for r in manager.sources} == {bare.source_id, makefile.source_id}
+
+
+PRE_COMMIT = """\
+ci:
+  autoupdate_schedule: weekly  # a comment
+repos:
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v4.5.0
+    hooks:
+      - id: trailing-whitespace
+      - id: check-yaml
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.2.1
+    hooks:
+      - id: ruff
+        args:
+          - --fix
+      - id: ruff-format
+  - repo: local
+    hooks:
+    -   id: pyright
+        name: pyright
+        entry: uv run pyright
+        args: [src]
+        language: system
+"""
+
+
+def test_pre_commit_hooks_and_the_command_that_runs_them() -> None:
+    [fact] = build_targets.derive(source(".pre-commit-config.yaml", PRE_COMMIT))
+    assert fact.text == (
+        "`pre-commit run --all-files` runs the hooks ruff, ruff-format, pyright "
+        "(`uv run pyright src`), trailing-whitespace, check-yaml (.pre-commit-config.yaml)."
+    )
+    assert fact.kind == "fact" and fact.topic == "pre-commit"
+    assert [h.args for h in pre_commit.hooks(PRE_COMMIT) if h.id == "ruff"] == [["--fix"]]
+    assert build_targets.derive(source(".pre-commit-config.yaml", "repos: []\n")) == []
+    assert build_targets.derive(source(".pre-commit-config.yaml", "{not: [yaml")) == []
+
+
+JUSTFILE = """\
+set shell := ["sh", "-c"]
+
+# Run tests and linters
+@default: test lint
+
+# Run the tests
+test *options:
+  uv run pytest {{options}}
+
+[doc("Lint the code")]
+[group("lint")]
+lint: _spell
+  -uv run ruff check .
+
+_spell:
+  uv run codespell
+
+[private]
+build-helper:
+  uv build
+
+init python="3.12":
+  uv sync -p {{python}}
+
+# Remove caches
+clean:
+  rm -rf .cache
+"""
+
+
+def test_justfile_descriptions_private_recipes_and_plumbing() -> None:
+    found = by_topic(build_targets.derive(source("Justfile", JUSTFILE)))
+    assert found == {
+        "just:default": "`just default` (Run tests and linters) runs first `just test`, "
+        "`just lint`.",
+        "just:test": "`just test` (Run the tests) runs `uv run pytest {{options}}`.",
+        "just:lint": "`just lint` (Lint the code) runs `uv run ruff check .`.",
+        "just:init": "`just init` runs `uv sync -p {{python}}`.",
+    }
+
+
+MAKEFILE = """\
+run := poetry run
+.PHONY: test test-serial check clean docs deploy-docs
+
+test: test-serial ## Run the tests
+\t$(run) pytest -n auto
+test-serial:
+\t$(run) pytest -m serial
+test-snapshots:
+\t$(run) pytest --snapshot-update
+test-nightly:
+\t$(run) pytest --nightly
+integration-tests:
+\tuv run python run_integration.py --profile full
+integration-tests-voice:
+\tuv run python run_integration.py --profile voice
+check:
+\t@set -eu; trap 'kill 0' EXIT; $(MAKE) test & wait; echo done
+clean:
+\trm -rf build
+\t@echo cleaned
+docs: clean
+\t$(run) mkdocs build
+deploy-docs:
+\t$(run) mkdocs gh-deploy
+"""
+
+
+def test_makefile_steps_variants_plumbing_and_release_targets() -> None:
+    agents = source("AGENTS.md", "- Run `make test-snapshots` after changing a widget.\n")
+    makefile = source("Makefile", MAKEFILE)
+    found = by_topic(build_targets.derive(makefile, [makefile, agents]))
+    assert found == {
+        # `## help`, simple variables expanded, its own step left to it
+        "make:test": "`make test` (Run the tests) runs first `make test-serial`, then "
+        "`poetry run pytest -n auto`.",
+        # a variant, but AGENTS.md names it
+        "make:test-snapshots": "`make test-snapshots` runs `poetry run pytest --snapshot-update`.",
+        "make:integration-tests": "`make integration-tests` runs "
+        "`uv run python run_integration.py --profile full`.",
+        # a shell script that calls a sibling target is named by the call
+        "make:check": "`make check` runs `make test`.",
+        # the plumbing prerequisite is not named
+        "make:docs": "`make docs` runs `poetry run mkdocs build`.",
+    }
+    # The rule citing the target cites the Makefile that defines it.
+    [rule] = agent_rules.derive(agents, [makefile, agents])
+    assert {r.source_id for r in rule.sources} == {agents.source_id, makefile.source_id}
+
+
+def test_plain_imperative_rules_are_rules() -> None:
+    found = rules(
+        "- Run `make check` before asking for review.\n"
+        "- Run `make test` before every commit.\n"
+        "- Async testing: use anyio, not asyncio\n"
+        "- Do use the walrus operator whenever applicable\n"
+        "- Format: `uv run --frozen ruff format .`\n"
+        "- Write tests for your code.\n"
+        "\n"
+        "To run a single test, use `uv run pytest -k <name>`.\n"
+    )
+    assert found == {
+        "Run `make check` before asking for review.": "preference",
+        "Run `make test` before every commit.": "preference",
+        "Async testing: use anyio, not asyncio": "preference",
+        "Do use the walrus operator whenever applicable": "preference",
+        "Format: `uv run --frozen ruff format .`": "preference",
+        "Write tests for your code.": "preference",
+        "To run a single test, use `uv run pytest -k <name>`.": "preference",
+    }
+
+
+def test_a_lead_in_is_joined_to_its_commands_or_dropped() -> None:
+    found = rules(
+        "1. Ensure tests pass:\n\n"
+        "```bash\nuv run pytest  # all of them\n```\n\n"
+        "For focused iteration, prefer:\n\n"
+        "```python\nimport x\n```\n\n"
+        "- Avoid `anyio.sleep()` in tests. Instead:\n"
+        "  - use events\n\n"
+        "It will create a `dist` directory:\n\n```bash\ndist/\n```\n"
+    )
+    assert found == {
+        "Ensure tests pass: `uv run pytest`": "preference",
+        "Avoid `anyio.sleep()` in tests.": "preference",
+    }
+
+
+def test_no_governance_generic_advice_plumbing_or_prose() -> None:
+    found = rules(
+        "# Contributing\n\n"
+        "We welcome contributions! We should all be kind.\n\n"
+        "- Keep changes minimal\n"
+        "- Follow existing patterns\n"
+        "- Test thoroughly\n"
+        "- PRs without a linked issue will be closed.\n"
+        "- Make sure you have Poetry installed\n"
+        "- Clone your fork: `git clone https://example.org/x.git`\n"
+        "- Never commit `.env` files.\n\n"
+        "## Code of Conduct\n\n"
+        "- You must follow the code of conduct in all spaces.\n\n"
+        "## Release process\n\n"
+        "- Always tag releases with `git tag`.\n"
+    )
+    assert found == {"Never commit `.env` files.": "constraint"}
+
+
+def test_a_myst_warning_is_one_rule() -> None:
+    found = rules("```{warning}\nThe `src/x/_version.py` file should NEVER\nbe committed.\n```\n")
+    assert found == {"The `src/x/_version.py` file should NEVER be committed.": "constraint"}
+
+
+def test_bootstrap_reads_the_new_evidence_files() -> None:
+    assert {"Justfile", ".pre-commit-config.yaml"} <= set(EVIDENCE_FILES)
+    assert media_type(".pre-commit-config.yaml") == "application/yaml"
+    assert media_type("Justfile") == "text/x-just"
+
+
+def test_the_tuning_set_scores_what_docs_bootstrap_md_reports() -> None:
+    from bench.bootstrap import run
+
+    total = run(["tuning"])["tuning"]
+    assert total.false == 0
+    assert (total.core_found, total.core_total) == (70, 70)
+    assert (total.entries, total.noise) == (204, 9)
+    assert total.noise_share <= 0.05
