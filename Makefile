@@ -36,10 +36,16 @@ $(NODE_CLIENT)/node_modules/.npm-ci: $(NODE_CLIENT)/package.json $(NODE_CLIENT)/
 	cd $(NODE_CLIENT) && npm ci --no-audit --no-fund
 	touch $@
 
+# The agent hosts tests/hosts runs for real (Claude Code, Codex), pinned in their own lockfile.
+HOSTS_NPM := tests/hosts/npm
+$(HOSTS_NPM)/node_modules/.npm-ci: $(HOSTS_NPM)/package.json $(HOSTS_NPM)/package-lock.json
+	cd $(HOSTS_NPM) && npm ci --no-audit --no-fund
+	touch $@
+
 # The OceanBase half of the suite runs on a real seekdb server that scripts/seekdb.py starts on
 # 127.0.0.1 with its own data directory and stops afterwards, also when tests fail.
 SEEKDB_DIR ?= .seekdb
-test: lint $(NODE_CLIENT)/node_modules/.npm-ci
+test: lint $(NODE_CLIENT)/node_modules/.npm-ci $(HOSTS_NPM)/node_modules/.npm-ci
 	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q
 	cd $(NODE_CLIENT) && POWERCONTEXT_SERVER_COMMAND=$(CURDIR)/$(BIN)/powercontext-memory npm test
 

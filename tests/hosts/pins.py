@@ -1,0 +1,52 @@
+"""The pinned agent hosts: tests/hosts/npm/package.json is the one place a version is named.
+
+Each dependency there is an npm alias, `"<host>-<version>": "npm:<package>@<version>"`, so
+several versions of one host install side by side; the suite runs every alias it finds. To
+upgrade a pin, change its line (then `npm install` there refreshes the lock) — the tests
+parametrized over the pins judge the new version without another edit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+NPM = Path(__file__).resolve().parent / "npm"
+NODE_MODULES = NPM / "node_modules"
+PACKAGES = {"claude-code": "@anthropic-ai/claude-code", "codex": "@openai/codex"}
+# Where each package's launcher is inside its install: Claude Code's postinstall puts its
+# native binary at bin/claude.exe; Codex's bin/codex.js picks its platform's native binary.
+LAUNCHERS = {"claude-code": ("bin", "claude.exe"), "codex": ("bin", "codex.js")}
+
+
+@dataclass(frozen=True)
+class Pin:
+    host: str  # "claude-code" | "codex"
+    version: str
+    alias: str  # the directory under node_modules
+
+    @property
+    def launcher(self) -> Path:
+        return NODE_MODULES.joinpath(self.alias, *LAUNCHERS[self.host])
+
+    def command(self) -> list[str]:
+        """How to start it (Codex's launcher is a Node script)."""
+        launcher = str(self.launcher)
+        return ["node", launcher] if launcher.endswith(".js") else [launcher]
+
+    def installed_version(self) -> str:
+        manifest = NODE_MODULES / self.alias / "package.json"
+        return str(json.loads(manifest.read_text())["version"])
+
+
+def pins(host: str) -> list[Pin]:
+    manifest = json.loads((NPM / "package.json").read_text())
+    found = []
+    for alias, spec in manifest["dependencies"].items():
+        match = re.fullmatch(r"npm:(@[^@]+)@(\d+\.\d+\.\d+)", spec)
+        assert match, f"{alias}: pin an exact version as npm:PACKAGE@X.Y.Z, not {spec!r}"
+        if match[1] == PACKAGES[host]:
+            found.append(Pin(host, match[2], alias))
+    return found
