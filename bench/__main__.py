@@ -318,6 +318,19 @@ def main() -> None:
         action="store_false",
         help="skip the secret guard figures (own rules vs detect-secrets, bench/secrets.py)",
     )
+    parser.add_argument(
+        "--no-bootstrap",
+        dest="bootstrap",
+        action="store_false",
+        help="skip the bootstrap quality figures (truth sets of real repositories, "
+        "bench/bootstrap.py)",
+    )
+    parser.add_argument(
+        "--no-session-notes",
+        dest="session_notes",
+        action="store_false",
+        help="skip the scripted 10-turn session through the hooks (bench/session_notes.py)",
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     storage_sizes = [int(s) for s in args.storage_sizes.split(",") if s]
@@ -333,6 +346,15 @@ def main() -> None:
         from .secrets import run as run_secrets
 
         run_secrets()
+    if args.bootstrap:  # no server needed either: the adapters run in process
+        from .bootstrap import run as run_bootstrap
+
+        run_bootstrap()
+    if args.session_notes:  # its own server: printed at once
+        from .session_notes import ROOT, report
+        from .session_notes import run as run_session
+
+        report(run_session(ROOT))
     results: dict[str, list[Figure]] = {}
     with contextlib.ExitStack() as stack:
         server = stack.enter_context(backends.seekdb_server()) if "oceanbase" in chosen else None

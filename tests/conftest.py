@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+
+# Clients in this process never start the user's local server (its own tests opt in).
+os.environ["POWERCONTEXT_LOCAL_SERVER"] = "off"
 
 from .oceanbase_server import running_seekdb
 

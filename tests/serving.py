@@ -34,13 +34,15 @@ class Served:
 
 
 def server_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """This environment minus POWERCONTEXT_*, PYTHONPATH and proxies, plus `extra`."""
+    """This environment minus POWERCONTEXT_*, PYTHONPATH and proxies, plus `extra`. A client
+    never starts the user's local server here (POWERCONTEXT_LOCAL_SERVER=off) unless `extra`
+    asks for it: the tests of that mode do, in a state directory of their own."""
     env = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith("POWERCONTEXT_") and k != "PYTHONPATH" and "proxy" not in k.lower()
     }
-    return {**env, **(extra or {})}
+    return {**env, "POWERCONTEXT_LOCAL_SERVER": "off", **(extra or {})}
 
 
 class ServerProcess:

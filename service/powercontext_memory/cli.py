@@ -33,11 +33,13 @@ from .embedding.factory import (
     model_cache_directory,
     open_embedding_model,
 )
+from .lifetime import lifetime_arguments, remove_address, write_address
 from .logs import LOG_FORMATS, configure_logging
 from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
 
 if TYPE_CHECKING:
     from .candidates.model import ModelExtractor
+    from .transport.idle import IdleWatch
     from .transport.interceptor import CallTracer
 
 logger = logging.getLogger("powercontext_memory.serve")
@@ -211,6 +213,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     _observability_arguments(parser)
     _security_arguments(parser)
     _limits_arguments(parser)
+    lifetime_arguments(parser)
 
 
 # -- serve: the optional model-assisted candidate extractor (README "Candidate pipeline") -------
@@ -486,6 +489,9 @@ async def _serve_async(args: argparse.Namespace) -> int:
     tracer = _tracer(args)
     tls = ServerTls.from_options(args.tls_cert, args.tls_key, args.tls_client_ca)
     from .streams import StreamLimits
+    from .transport.idle import IdleWatch
+
+    idle = IdleWatch() if args.idle_exit else None
 
     service = await _open(
         args,
@@ -506,10 +512,14 @@ async def _serve_async(args: argparse.Namespace) -> int:
             reflection_mode=args.reflection,
             tls=tls,
             shared_port=worker is not None,
+            activity=idle,
         )
     except BaseException:
         await service.close()
         raise
+    address = f"{_listen_host(args.listen)}:{running.port}"
+    if args.address_file:  # before the startup line: whoever reads that line finds the file
+        write_address(args.address_file, address)
     caps = service.capabilities()
     vectors = "vectors: " + (
         caps.embedding_profile.profile_id
@@ -517,17 +527,31 @@ async def _serve_async(args: argparse.Namespace) -> int:
         else f"off ({caps.vector_unavailable_reason})"
     )
     print(
-        f"serving {SERVICE_NAME} on {_listen_host(args.listen)}:{running.port} "
+        f"serving {SERVICE_NAME} on {address} "
         f"({caps.backend}: {service.backend.capabilities().location}; {vectors})",
         flush=True,
     )
     if not worker:  # with --workers N, worker 0 says it for all
         report_auth()
     try:
-        await stop.wait()
+        await _until(stop, idle, args.idle_exit)
     finally:
         await running.stop()
+        if args.address_file:
+            remove_address(args.address_file, address)
     return 0
+
+
+async def _until(stop: asyncio.Event, idle: IdleWatch | None, idle_exit: float | None) -> None:
+    """A signal, or (with --idle-exit) that long without a call in flight."""
+    waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(stop.wait())]
+    if idle is not None and idle_exit:
+        waits.append(asyncio.ensure_future(idle.wait_idle(idle_exit)))
+    done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    if waits[0] not in done:
+        logger.info("no call for %gs: stopping (--idle-exit)", idle_exit)
 
 
 def _operator_error(error: Exception) -> bool:

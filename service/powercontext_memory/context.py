@@ -9,8 +9,9 @@ optimistic one, as Search's: at warm heads, the heads read is its only statement
   a new head, only the entries changed since a cached revision), confirmed against the
   authoritative head manifest, and their text taken from verified versions only for rows
   whose line could still fit.
-- RELEVANT: the query's search hits (the Search path, mode AUTO), minus entries already listed.
-- RECENT_NOTES: the most recently written active working notes not already listed.
+- RELEVANT: the query's search hits (the Search path, mode AUTO), minus entries already listed
+  and working notes.
+- RECENT_NOTES: the most recently written active working note.
 
 At 1,000 entries, reading every active version (verified) to learn its kind costs about 25 ms
 on SQLite, more than the 10 ms target for the whole call; the kind join reads no text.
@@ -265,7 +266,11 @@ async def _offer_relevant(
         )
     except CapabilityNotSupportedError:
         return  # no search channel works here: the block keeps its other sections
-    fresh = [h for h in hits if (h.memory_ref.artifact_id, h.entry_id) not in listed]
+    fresh = [
+        h
+        for h in hits
+        if (h.memory_ref.artifact_id, h.entry_id) not in listed and h.kind != cb.NOTE_KIND
+    ]
     for hit in fresh[: cb.RELEVANT_LIMIT]:
         citation = Citation(hit.memory_ref, hit.entry_id, hit.entry_version_id)
         packer.offer(cb.ContextLine(citation, hit.kind, hit.text, cb.Section.RELEVANT))

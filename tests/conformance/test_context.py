@@ -76,15 +76,13 @@ async def test_sections_in_order_with_citations_that_expand(service: MemoryServi
         ("check", cb.Section.RULES),
         ("site", cb.Section.RULES),
         ("uv", cb.Section.RULES),
-        # search hits for the query (facts and notes alike), then the remaining recent notes
+        # search hits for the query (never a working note), then the newest note alone
         *[(name, cb.Section.RELEVANT) for name, s in order if s is cb.Section.RELEVANT],
-        *[(name, cb.Section.RECENT_NOTES) for name, s in order if s is cb.Section.RECENT_NOTES],
+        ("note2", cb.Section.RECENT_NOTES),
     ]
     relevant = [n for n, s in order if s is cb.Section.RELEVANT]
-    notes = [n for n, s in order if s is cb.Section.RECENT_NOTES]
     assert "docs" in relevant and "site" not in relevant  # listed once, in its first section
-    assert set(notes) | (set(relevant) & {"note1", "note2"}) == {"note1", "note2"}
-    assert [n for n in ("note2", "note1") if n in notes] == notes  # most recent note first
+    assert not {"note1", "note2"} & set(relevant)  # an older note never competes with rules
     assert prepared.memories == (memory,) and prepared.omitted == 0
     assert prepared.block.startswith(cb.HEADER) and prepared.block.endswith(cb.FOOTER)
     body = prepared.block[len(cb.HEADER) : -len(cb.FOOTER)].splitlines(keepends=True)
@@ -97,11 +95,11 @@ async def test_sections_in_order_with_citations_that_expand(service: MemoryServi
         assert f"({cb.format_citation(line.citation)})\n" in prepared.block
 
 
-async def test_no_query_means_rules_and_recent_notes_only(service: MemoryService) -> None:
+async def test_no_query_means_rules_and_the_newest_note_only(service: MemoryService) -> None:
     memory, names = await build(service)
     prepared = await service.prepare_context(head(memory), "", 0)
     got = [line.citation.entry_id for line in prepared.lines]
-    want = ["check", "site", "uv", "note2", "note1"]
+    want = ["check", "site", "uv", "note2"]
     assert got == [names[n].entry_id for n in want]
     assert {line.section for line in prepared.lines[3:]} == {cb.Section.RECENT_NOTES}
 

@@ -220,7 +220,7 @@ async def test_task_outcome_without_a_model_is_a_working_note_or_nothing(
     created = await service.remember(None, [outcome], [], [], RememberMode.AUTO)
     assert created.changed and [e.kind for e in created.candidates] == ["working_note"]
     assert created.candidates[0].text == (
-        "Turn t7 ended at 0123456789ab: Added the docs-test target. All green.; "
+        "Added the docs-test target. All green.; "
         "changed: Makefile, docs/index.md; verified: make docs-test → passed"
     )
     empty = await put_json(
@@ -286,3 +286,39 @@ async def test_a_retried_extract_gets_its_candidates_and_suggestions_back(
         result.memory, [correction], [], [], EXTRACT, idempotency_key=key2
     )
     assert replayed.candidates == revised.candidates and replayed.results == revised.results
+
+
+async def test_a_session_keeps_one_working_note_that_each_turn_revises(
+    service: MemoryService,
+) -> None:
+    async def turn(
+        memory: ArtifactRef | None, report: str, note: str = "", session: str = "s1"
+    ) -> WriteResult:
+        data: dict[str, object] = {
+            "session_id": session,
+            "report": report,
+            "changed_paths": ["src/parser.py"],
+        }
+        if note:
+            data["note_entry_id"] = note
+        outcome = await put_json(service, TASK_OUTCOME_KIND, TASK_OUTCOME_MEDIA_TYPE, data)
+        return await service.remember(memory, [outcome], [], [], EXTRACT)
+
+    first = await turn(None, "Started the parser rewrite.")
+    note = first.results[0].entry_id
+    second = await turn(first.memory, "Parser rewrite done; tests green.", note)
+    third = await turn(second.memory, "Parser rewrite done; docs updated.", note)
+    assert [r.outcome for r in (*second.results, *third.results)] == [EntryOutcome.REVISED] * 2
+    assert {r.entry_id for r in (*second.results, *third.results)} == {note}
+    assert third.memory is not None
+    head = await service.get_memory(ArtifactRef(third.memory.artifact_id, 0))
+    active = [e for e in head.revision.content.entries if e.state is EntryState.ACTIVE]
+    assert [e.entry_id for e in active] == [note]  # one note for the session, three versions
+    _, history = await service.changes(third.memory, 0)
+    ops = [item.changes[0].op.value async for item in history]
+    assert ops == ["add", "revise", "revise"]
+    # Another session saying what the note already says adds nothing; saying more adds one.
+    same = await turn(third.memory, "Parser rewrite done; docs updated.", session="s2")
+    assert not same.changed
+    other = await turn(third.memory, "Started on the CLI flags.", session="s2")
+    assert other.changed and other.results[0].outcome is EntryOutcome.ADDED

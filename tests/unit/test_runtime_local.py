@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from powercontext_client.runtime import settings
+from powercontext.memory.v1 import memory_service_pb2 as pb
+from powercontext.memory.v1 import types_pb2 as types
+from powercontext_client.runtime import hooks, settings
 from powercontext_client.runtime.events import PayloadError, parse_hook, parse_notify
 from powercontext_client.runtime.manifest import RuntimeManifest
 from powercontext_client.runtime.transcript import last_assistant_text
@@ -117,10 +119,19 @@ def test_explicit_instruction_triggers(prompt: str, explicit: bool) -> None:
     assert is_explicit_instruction(prompt) is explicit
 
 
-def _setup(home: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = server_env({"HOME": str(home), "CODEX_HOME": str(home / ".codex")})
+def _setup(
+    home: Path, cwd: Path, *args: str, program: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = server_env(
+        {
+            "HOME": str(home),
+            "CODEX_HOME": str(home / ".codex"),
+            "POWERCONTEXT_RUNTIME_HOME": str(home / "state"),
+        }
+    )
+    given = ["--program", program] if program else []
     done = subprocess.run(
-        [CLIENT_COMMAND, "setup", *args, "--program", "/opt/pc/bin/powercontext"],
+        [CLIENT_COMMAND, "setup", *args, *given],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -131,7 +142,13 @@ def _setup(home: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str
     return done
 
 
-def test_setup_claude_merges_idempotently_with_backups(tmp_path: Path) -> None:
+def _files(root: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and ".git/" not in str(p)}
+
+
+def test_setup_claude_project_writes_portable_files_and_records_the_endpoint(
+    tmp_path: Path,
+) -> None:
     repo = tmp_path / "repo"
     (repo / ".claude").mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
@@ -140,56 +157,192 @@ def test_setup_claude_merges_idempotently_with_backups(tmp_path: Path) -> None:
         "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]},
     }
     (repo / ".claude" / "settings.json").write_text(json.dumps(mine))
-    first = _setup(tmp_path, repo, "claude", "--project").stdout
+    first = _setup(tmp_path, repo, "claude", "--project", "--endpoint", "127.0.0.1:6543").stdout
     assert "updated" in first and "created" in first  # settings.json updated, .mcp.json created
+    assert f"recorded: endpoint 127.0.0.1:6543 for {repo}" in first
     merged = json.loads((repo / ".claude" / "settings.json").read_text())
     assert merged["permissions"] == mine["permissions"]
     stop = [h["command"] for g in merged["hooks"]["Stop"] for h in g["hooks"]]
-    assert stop == ["notify-send done", "/opt/pc/bin/powercontext hook claude"]
+    # The committed files name no machine path and no endpoint: those are the user's.
+    assert stop == ["notify-send done", "powercontext hook claude"]
     assert set(merged["hooks"]) == set(settings.HOOK_EVENTS)
     mcp = json.loads((repo / ".mcp.json").read_text())
-    assert mcp["mcpServers"]["powercontext"]["args"] == ["mcp"]
+    assert mcp["mcpServers"]["powercontext"] == {
+        "type": "stdio",
+        "command": "powercontext",
+        "args": ["mcp"],
+    }
+    manifest = RuntimeManifest(tmp_path / "state" / "runtime.json")
+    assert manifest.preferred_endpoint(repo) == "127.0.0.1:6543"
+    assert manifest.repo(repo) is None  # no memory yet: only the choice of endpoint
     backups = list((repo / ".claude").glob("settings.json.bak-*"))
     assert len(backups) == 1 and json.loads(backups[0].read_text()) == mine
-    before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git/" not in str(p)}
+    before = _files(repo)
     second = _setup(tmp_path, repo, "claude", "--project").stdout
     assert "updated" not in second and "created" not in second
-    after = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git/" not in str(p)}
-    assert after == before  # nothing changed, no new backup
+    assert _files(repo) == before  # nothing changed, no new backup
 
 
-def test_setup_codex_edits_config_toml_and_hooks_json(tmp_path: Path) -> None:
+def test_setup_replaces_an_older_setups_absolute_path_in_place(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    old = "/home/someone/.venv/bin/powercontext"
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": f"{old} hook claude"}]}]}}
+        )
+    )
+    (repo / ".mcp.json").write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "powercontext": {"type": "stdio", "command": old, "args": ["mcp"]},
+                    "docs": {"type": "stdio", "command": "docs-mcp", "args": []},
+                }
+            }
+        )
+    )
+    _setup(tmp_path, repo, "claude")
+    merged = json.loads((repo / ".claude" / "settings.json").read_text())
+    assert [h["command"] for g in merged["hooks"]["Stop"] for h in g["hooks"]] == [
+        "powercontext hook claude"
+    ]
+    servers = json.loads((repo / ".mcp.json").read_text())["mcpServers"]
+    assert servers["powercontext"]["command"] == "powercontext"
+    assert servers["docs"] == {"type": "stdio", "command": "docs-mcp", "args": []}
+    # A server of the user's own under our name is theirs: never replaced.
+    (repo / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"powercontext": {"command": "my-proxy", "args": []}}})
+    )
+    _setup(tmp_path, repo, "claude")
+    mine = json.loads((repo / ".mcp.json").read_text())["mcpServers"]["powercontext"]
+    assert mine == {"command": "my-proxy", "args": []}
+
+
+def test_setup_codex_user_edits_config_toml_keeping_comments(tmp_path: Path) -> None:
     codex = tmp_path / ".codex"
     codex.mkdir()
     original = (
-        'model = "gpt-5-codex"\n\n[features]\nweb_search = true\n\n'
+        '# my settings\nmodel = "gpt-5-codex"  # the default model\n\n'
+        "[features]\nweb_search = true\ncodex_hooks = true\n\n"
         '[mcp_servers.docs]\ncommand = "docs-mcp"\n'
     )
     (codex / "config.toml").write_text(original)
-    _setup(tmp_path, tmp_path, "codex", "--user")
-    config = tomllib.loads((codex / "config.toml").read_text())
-    assert config["model"] == "gpt-5-codex" and config["features"] == {
-        "web_search": True,
-        "codex_hooks": True,
-    }
+    out = _setup(
+        tmp_path, tmp_path, "codex", "--user", "--endpoint", "10.0.0.5:50051",
+        program="/opt/pc/bin/powercontext",
+    ).stdout  # fmt: skip
+    text = (codex / "config.toml").read_text()
+    assert "# my settings" in text and "# the default model" in text
+    config = tomllib.loads(text)
+    assert config["model"] == "gpt-5-codex"
+    assert config["features"] == {"web_search": True, "hooks": True}  # codex_hooks is gone
     assert config["mcp_servers"]["docs"] == {"command": "docs-mcp"}
     assert config["mcp_servers"]["powercontext"] == {
         "command": "/opt/pc/bin/powercontext",
-        "args": ["mcp"],
+        "args": ["mcp", "--endpoint", "10.0.0.5:50051"],
+        "env_vars": list(settings.FORWARDED_ENV),
     }
     hooks = json.loads((codex / "hooks.json").read_text())["hooks"]
     assert sorted(hooks) == sorted(settings.CODEX_HOOK_EVENTS)
-    assert hooks["Stop"][0]["hooks"][0]["command"] == "/opt/pc/bin/powercontext hook codex"
+    assert hooks["Stop"][0]["hooks"][0]["command"] == (
+        "/opt/pc/bin/powercontext hook codex --endpoint 10.0.0.5:50051"
+    )
     assert [p.read_text() for p in codex.glob("config.toml.bak-*")] == [original]
+    assert "Trust all and continue" in out and "powercontext doctor codex" in out
     before = (codex / "config.toml").read_text(), (codex / "hooks.json").read_text()
-    assert "updated" not in _setup(tmp_path, tmp_path, "codex", "--user").stdout
+    again = _setup(
+        tmp_path, tmp_path, "codex", "--user", "--endpoint", "10.0.0.5:50051",
+        program="/opt/pc/bin/powercontext",
+    ).stdout  # fmt: skip
+    assert "updated" not in again
     assert ((codex / "config.toml").read_text(), (codex / "hooks.json").read_text()) == before
 
 
-def test_codex_toml_that_cannot_be_extended_safely_is_refused() -> None:
+def test_codex_toml_is_extended_even_inline_and_refused_when_broken() -> None:
+    inline = settings.merge_codex_toml(
+        'mcp_servers = { docs = { command = "d" } }\n', "pc", ["mcp"]
+    )
+    servers = tomllib.loads(inline)["mcp_servers"]
+    assert servers["docs"] == {"command": "d"} and servers["powercontext"]["args"] == ["mcp"]
     with pytest.raises(settings.SetupError):
-        settings.merge_codex_toml('mcp_servers = { docs = { command = "d" } }\n', "pc")
+        settings.merge_codex_toml("[broken\n", "pc", ["mcp"])
     with pytest.raises(settings.SetupError):
-        settings.merge_codex_toml("[broken\n", "pc")
-    flipped = settings.merge_codex_toml("[features]\ncodex_hooks = false\n", "pc")
-    assert tomllib.loads(flipped)["features"]["codex_hooks"] is True
+        settings.merge_codex_toml("features = 3\n", "pc", ["mcp"])
+    flipped = settings.merge_codex_toml("[features]\ncodex_hooks = false\n", "pc", ["mcp"])
+    assert tomllib.loads(flipped)["features"] == {"hooks": True}
+
+
+@pytest.mark.parametrize(
+    ("prompt", "host_made"),
+    [
+        ("<system-reminder> [SYSTEM NOTIFICATION] Background agent finished.", True),
+        ("  <task-notification>the task ended</task-notification>", True),
+        ("Remember that we use ruff.", False),
+        ("Why does <system-reminder> appear in my logs?", False),
+    ],
+)
+def test_prompts_the_host_wrote_are_not_the_users(prompt: str, host_made: bool) -> None:
+    assert hooks.is_host_notification(prompt) is host_made
+
+
+def test_setup_files_are_never_the_agents_work() -> None:
+    assert [p for p in (".claude/settings.json", ".codex/hooks.json", ".mcp.json",
+                        ".mcp.json.bak-20261204-101010", "src/app.py", "docs/.claude.md",
+                        ".claudeignore") if not hooks.is_setup_path(p)] == [
+        "src/app.py", "docs/.claude.md", ".claudeignore"
+    ]  # fmt: skip
+
+
+def test_the_session_note_is_the_working_note_the_extract_wrote() -> None:
+    response = pb.RememberResponse(
+        results=[pb.EntryResult(entry_id="mem_ent_a"), pb.EntryResult(entry_id="mem_ent_b")],
+        candidates=[
+            types.EntryInput(kind="fact", text="f"),
+            types.EntryInput(kind="working_note", text="n"),
+        ],
+    )
+    assert hooks._working_note(response) == "mem_ent_b"
+    assert hooks._working_note(pb.RememberResponse()) == "" and hooks._working_note(None) == ""
+
+
+def test_the_manifest_keeps_each_sessions_note_and_the_chosen_endpoint(tmp_path: Path) -> None:
+    manifest = RuntimeManifest(tmp_path / "runtime.json")
+    manifest.record_endpoint("/repo", "10.0.0.5:50051")
+    assert (
+        manifest.preferred_endpoint("/repo") == "10.0.0.5:50051" and manifest.repo("/repo") is None
+    )
+    with pytest.raises(LookupError):
+        manifest.record_note("/repo", "s1", "mem_ent_x")  # no memory yet: nothing to note
+    manifest.record_memory("/repo", "mem_art_1", endpoint="local")
+    manifest.record_note("/repo", "s1", "mem_ent_x")
+    manifest.record_note("/repo", "s2", "mem_ent_y")
+    state = manifest.repo("/repo")
+    assert state is not None and state.notes == {"s1": "mem_ent_x", "s2": "mem_ent_y"}
+    assert state.endpoint == "local"
+    manifest.record_endpoint("/repo", "")
+    assert manifest.preferred_endpoint("/repo") == ""
+
+
+def test_setup_removes_our_hooks_from_events_that_need_none(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    ours = {"type": "command", "command": "powercontext hook claude"}
+    theirs = {"type": "command", "command": "notify-send compacting"}
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "SubagentStop": [{"hooks": [ours]}],
+                    "PreCompact": [{"hooks": [ours, theirs]}],
+                    "SessionEnd": [{"matcher": "", "hooks": [ours]}],
+                }
+            }
+        )
+    )
+    _setup(tmp_path, repo, "claude")
+    hooks = json.loads((repo / ".claude" / "settings.json").read_text())["hooks"]
+    assert sorted(hooks) == sorted(["PreCompact", *settings.HOOK_EVENTS])
+    assert hooks["PreCompact"] == [{"hooks": [theirs]}]  # the user's hook stays

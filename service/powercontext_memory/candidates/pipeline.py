@@ -50,7 +50,7 @@ def _derive(name: str, source: Source, siblings: Sequence[Source]) -> list[Candi
     if name == PYPROJECT:
         return pyproject.derive(source, siblings)
     if name == BUILD_TARGETS:
-        return build_targets.derive(source)
+        return build_targets.derive(source, siblings)
     return agent_rules.derive(source, siblings)
 
 
@@ -63,7 +63,7 @@ class _FunctionAdapter:
         if self.kind == TASK_OUTCOME:
             out = Extraction()
             for source in request.sources:
-                out.candidates.extend(task_outcome.derive(source))
+                out.candidates.extend(task_outcome.derive(source, request.entries))
             return out
         if self.kind == GIT_CHANGE:
             return await git_change.extract(request)

@@ -9,10 +9,10 @@ never instructions, and each line ends with the citation Expand verifies:
     </memory-notes>
 
 The budget is exact in UTF-8 bytes and counts the wrapper: lines are added whole, in section
-order (rules, relevant, recent notes); a line that does not fit is skipped and counted, and a
-later, shorter one may still fit. Entry text is made single-line first, so a line is the unit
-that is kept or dropped and can never be cut (inside a character or otherwise). Nothing added:
-the block is empty (no wrapper).
+order (rules: constraints then preferences; relevant entries; the newest working note); a line
+that does not fit is skipped and counted, and a later, shorter one may still fit. Entry text
+is made single-line first, so a line is the unit that is kept or dropped and can never be cut
+(inside a character or otherwise). Nothing added: the block is empty (no wrapper).
 """
 
 from __future__ import annotations
@@ -38,8 +38,10 @@ WRAPPER_BYTES = len(HEADER.encode("utf-8")) + len(FOOTER.encode("utf-8"))
 RULE_KINDS = ("constraint", "preference")
 NOTE_KIND = "working_note"
 # How many entries the RELEVANT and RECENT_NOTES sections may hold (after de-duplication).
+# Working notes are a session's running state: only the newest is worth an agent's prompt, and
+# RELEVANT holds none (an older note answering the query would compete with the rules).
 RELEVANT_LIMIT = 10
-RECENT_NOTES_LIMIT = 5
+RECENT_NOTES_LIMIT = 1
 
 DEFAULT_BUDGET_BYTES = 8192
 MIN_BUDGET_BYTES = 256

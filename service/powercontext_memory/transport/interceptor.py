@@ -63,6 +63,14 @@ class CallTracer(Protocol):
         """Flush what was recorded; called once when the server stops."""
 
 
+class CallActivity(Protocol):
+    """Told when each call begins and ends (transport/idle.py: how long the server is idle)."""
+
+    def begin(self) -> None: ...
+
+    def end(self) -> None: ...
+
+
 class ObservingInterceptor(grpc.aio.ServerInterceptor):
     def __init__(
         self,
@@ -70,11 +78,13 @@ class ObservingInterceptor(grpc.aio.ServerInterceptor):
         tracer: CallTracer | None = None,
         *,
         access_log: bool = False,
+        activity: CallActivity | None = None,
     ) -> None:
         self.metrics = metrics
         self.tracer = tracer
         # Off by default: a line per call costs ~0.07 ms of the event loop (measured).
         self.access_log = access_log
+        self.activity = activity
 
     async def intercept_service(
         self,
@@ -258,11 +268,16 @@ class _Observation:
 
     def __enter__(self) -> None:
         self.scope.__enter__()
+        activity = self.call.interceptor.activity
+        if activity is not None:
+            activity.begin()
         tracer = self.call.interceptor.tracer
         if tracer is not None and self.known:  # unknown methods: client-made names, unbounded
             try:
                 self.span = tracer.start(self.call.method, self.call.request_id, self.call.metadata)
             except BaseException:
+                if activity is not None:
+                    activity.end()
                 self.scope.__exit__(None, None, None)
                 raise
 
@@ -279,6 +294,9 @@ class _Observation:
                 self.span.end(code)
             self.call._finish(code, self.known)
         finally:
+            activity = self.call.interceptor.activity
+            if activity is not None:
+                activity.end()
             self.scope.__exit__(None, None, None)
 
 

@@ -16,7 +16,7 @@ from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from ..memory import MemoryService
 from ..security.token_cache import DEFAULT_TTL_SECONDS, TokenCache
 from .auth import Authenticator, AuthInterceptor
-from .interceptor import CallTracer, ObservingInterceptor
+from .interceptor import CallActivity, CallTracer, ObservingInterceptor
 from .metrics import PrometheusMetrics
 from .metrics_endpoint import MetricsEndpoint
 from .servicer import MemoryServicer
@@ -128,6 +128,7 @@ async def start_server(
     tls: ServerTls | None = None,
     token_cache_seconds: float = DEFAULT_TTL_SECONDS,
     shared_port: bool = False,
+    activity: CallActivity | None = None,
 ) -> RunningServer:
     """Bind `address` (port 0 picks a free port), start serving, report SERVING.
 
@@ -135,7 +136,8 @@ async def start_server(
     served there until it stops; `tracer` gets a span per call and is closed on stop;
     `access_log` logs one line per call. With `auth`, every call but health needs a token of
     the database (reflection per `reflection_mode`); with `tls`, the port speaks only TLS.
-    With `shared_port`, other worker processes serve the same port (SO_REUSEPORT).
+    With `shared_port`, other worker processes serve the same port (SO_REUSEPORT);
+    `activity` is told when each call begins and ends (idle.py).
     """
     credentials = tls.credentials() if tls is not None else None  # bad files: before binding
     metrics = endpoint = None
@@ -147,7 +149,7 @@ async def start_server(
     try:
         server, health_servicer = build_server(
             memory_service,
-            ObservingInterceptor(metrics, tracer, access_log=access_log),
+            ObservingInterceptor(metrics, tracer, access_log=access_log, activity=activity),
             auth=(
                 token_auth(
                     memory_service,

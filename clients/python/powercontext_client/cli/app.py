@@ -60,12 +60,20 @@ EXIT_CODES: dict[type[PowerContextError], int] = {
 EXIT_INTERRUPTED = 130
 
 
+# How a command finds its server (endpoints.py): RESOLVE may start the user's local server,
+# FIND only uses one that runs, OWN leaves it to the command (the runtime's commands).
+RESOLVE, FIND, OWN = "resolve", "find", "own"
+# How long a command waits for a local server it started.
+LOCAL_START_SECONDS = 30.0
+
+
 @dataclass(frozen=True)
 class Command:
     name: str
     help: str
     arguments: Callable[[argparse.ArgumentParser], None]
     handler: commands.Handler
+    endpoint: str = RESOLVE
 
 
 # -- arguments ----------------------------------------------------------------------------------
@@ -298,31 +306,42 @@ COMMANDS: list[Command] = [
     Command("context", "the context block for an agent's next task", _context, commands.context),
     Command("changes", "the change history; --follow to stream", _changes, commands.changes),
     Command("capabilities", "what the server can do", _nothing, commands.capabilities),
-    Command("health", "exit 0 when the server is SERVING", _health, commands.health),
+    Command("health", "exit 0 when the server is SERVING", _health, commands.health, FIND),
     Command("mcp", "serve the memory as MCP tools (stdio)", bridge.arguments, bridge.run),
     Command(
         "bootstrap",
         "a repository's contract (AGENTS.md, pyproject.toml, Makefile, ...) into its memory",
         runtime.bootstrap_arguments,
         runtime.bootstrap_command,
+        OWN,
     ),
     Command(
         "sync",
         "the commits since the last one into the memory",
         runtime.sync_arguments,
         runtime.sync_command,
+        OWN,
     ),
     Command(
         "hook",
         "run as an agent host's hook (always exits 0)",
         runtime.hook_arguments,
         runtime.hook_command,
+        OWN,
     ),
     Command(
         "setup",
         "add the hooks and the MCP server to Claude Code or Codex",
         runtime.setup_arguments,
         runtime.setup_command,
+        OWN,
+    ),
+    Command(
+        "doctor",
+        "check the server, the memory, the hooks, trust and the MCP server, with fixes",
+        runtime.doctor_arguments,
+        runtime.doctor_command,
+        OWN,
     ),
 ]
 SOURCE_COMMANDS: list[Command] = [
@@ -357,7 +376,7 @@ def _add(
         command.name, help=command.help, description=command.help, parents=[shared]
     )
     command.arguments(sub)
-    sub.set_defaults(handler=command.handler)
+    sub.set_defaults(handler=command.handler, endpoint_mode=command.endpoint)
 
 
 # -- running ------------------------------------------------------------------------------------
@@ -368,8 +387,25 @@ def _config(args: argparse.Namespace) -> ClientConfig:
     if args.tls or args.tls_ca or args.tls_cert or args.tls_key:
         tls = TlsConfig(args.tls_ca, args.tls_cert, args.tls_key)
     return ClientConfig.from_env(
-        endpoint=args.endpoint, timeout=args.timeout, token=args.token, tls=tls
+        endpoint=_endpoint(args), timeout=args.timeout, token=args.token, tls=tls
     )
+
+
+def _endpoint(args: argparse.Namespace) -> str | None:
+    """The server of this command (endpoints.py), for the repository of the working
+    directory (or the MCP bridge's --directory)."""
+    mode = getattr(args, "endpoint_mode", RESOLVE)
+    if mode == OWN or args.endpoint:
+        return args.endpoint
+    from ..endpoints import resolve
+    from ..runtime.repo import locate
+
+    found = locate(getattr(args, "directory", None) or ".")
+    recorded = found.endpoint if found is not None else ""
+    wait = LOCAL_START_SECONDS if mode == RESOLVE else -1.0
+    endpoint = resolve(None, recorded, wait=wait)
+    args.recorded_endpoint = endpoint.recorded_as  # what a memory made here is recorded with
+    return endpoint.address
 
 
 async def _run(args: argparse.Namespace) -> int:

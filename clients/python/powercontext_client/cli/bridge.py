@@ -42,5 +42,7 @@ async def run(client: AsyncClient, args: argparse.Namespace, printer: Printer) -
         )
         return EXIT_MISSING_EXTRA
     directory = Path(args.directory or ".").expanduser().resolve()
-    await serve(client, Workspace(directory), args.transport, args.host, args.port)
+    recorded = getattr(args, "recorded_endpoint", "") or client.config.endpoint
+    workspace = Workspace(directory, endpoint=recorded)
+    await serve(client, workspace, args.transport, args.host, args.port)
     return 0

@@ -18,7 +18,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..config import ENV_ENDPOINT, ClientConfig, TlsConfig
+from ..config import ClientConfig, TlsConfig
+from ..endpoints import resolve
 from ..runtime.calls import Calls, Deadline
 from ..runtime.manifest import RuntimeManifest
 
@@ -27,20 +28,26 @@ from ..runtime.manifest import RuntimeManifest
 HOOK_BUDGET_SECONDS = 1.5
 HOOK_WATCHDOG_SECONDS = 1.75  # the process ends here whatever it is waiting for
 CLI_BUDGET_SECONDS = 120.0
+LOCAL_START_SECONDS = 30.0  # a command waits this long for the local server it started
+HOOK_LOCAL_START_SECONDS = 1.0
+HOOK_CALLS_SECONDS = 0.4  # what a hook keeps for its own calls after a local start
 HOSTS = ("claude", "codex", "codex-notify")
+DOCTOR_HOSTS = ("claude", "codex")
 
 
-def _config(args: argparse.Namespace, recorded: str = "") -> ClientConfig:
-    """--endpoint, else $POWERCONTEXT_ENDPOINT, else the endpoint the manifest recorded for
-    the repository, else the default."""
-    endpoint = getattr(args, "endpoint", None) or (
-        None if os.environ.get(ENV_ENDPOINT) else recorded or None
-    )
+def _calls(args: argparse.Namespace, recorded: str, deadline: Deadline, wait: float) -> Calls:
+    """Calls to the server endpoints.py picks (--endpoint, $POWERCONTEXT_ENDPOINT, the endpoint
+    recorded for the repository, the default, the user's local server started within `wait`
+    seconds)."""
+    endpoint = resolve(getattr(args, "endpoint", None), recorded, wait=wait)
     tls = None
     tls_args = [getattr(args, n, None) for n in ("tls_ca", "tls_cert", "tls_key")]
     if getattr(args, "tls", False) or any(tls_args):
         tls = TlsConfig(*tls_args)
-    return ClientConfig.from_env(endpoint=endpoint, token=getattr(args, "token", None), tls=tls)
+    config = ClientConfig.from_env(
+        endpoint=endpoint.address, token=getattr(args, "token", None), tls=tls
+    )
+    return Calls(config, deadline, endpoint.recorded_as)
 
 
 # -- bootstrap / sync -----------------------------------------------------------------------------
@@ -65,8 +72,9 @@ def run_bootstrap(args: argparse.Namespace) -> int:
     from ..runtime.bootstrap import bootstrap
 
     manifest = RuntimeManifest()
-    config = _config(args, _recorded_endpoint(manifest, args.path))
-    with Calls(config, Deadline(CLI_BUDGET_SECONDS)) as calls:
+    deadline = Deadline(CLI_BUDGET_SECONDS)
+    recorded = _recorded_endpoint(manifest, args.path)
+    with _calls(args, recorded, deadline, LOCAL_START_SECONDS) as calls:
         report = bootstrap(args.path, calls, manifest)
     print("\n".join(report.lines()))
     return 0
@@ -76,8 +84,9 @@ def run_sync(args: argparse.Namespace) -> int:
     from ..runtime.bootstrap import sync
 
     manifest = RuntimeManifest()
-    config = _config(args, _recorded_endpoint(manifest, args.path))
-    with Calls(config, Deadline(CLI_BUDGET_SECONDS)) as calls:
+    deadline = Deadline(CLI_BUDGET_SECONDS)
+    recorded = _recorded_endpoint(manifest, args.path)
+    with _calls(args, recorded, deadline, LOCAL_START_SECONDS) as calls:
         try:
             report = sync(args.path, calls, manifest)
         except LookupError as error:
@@ -104,10 +113,11 @@ def setup_arguments(parser: argparse.ArgumentParser) -> None:
 def run_setup(args: argparse.Namespace) -> int:
     from ..runtime import git, settings
 
-    program = args.program or settings.program_path()
     project = None
     if not args.user:
         project = git.root(args.path) or Path(args.path).resolve()
+    # Project files are committed: the bare command, found on PATH on every machine.
+    program = args.program or (settings.PROGRAM if project is not None else settings.program_path())
     try:
         if args.host == "claude":
             changes = settings.setup_claude(
@@ -121,8 +131,44 @@ def run_setup(args: argparse.Namespace) -> int:
     except settings.SetupError as error:
         print(f"error: {error}", file=sys.stderr)
         return 5
-    print("\n".join(change.line() for change in changes))
+    lines = [change.line() for change in changes]
+    if project is not None and args.endpoint:
+        RuntimeManifest().record_endpoint(project, args.endpoint)
+        lines.append(f"recorded: endpoint {args.endpoint} for {project} (runtime manifest)")
+    if program == settings.PROGRAM and not settings.on_path():
+        lines.append(
+            "warning: `powercontext` is not on this shell's PATH, so a host started from it "
+            f"cannot run the hooks: add {Path(settings.program_path()).parent} to PATH, or "
+            "install with `pipx install 'powercontext-memory[mcp]'`"
+        )
+    if args.host == "codex":
+        lines += settings.codex_trust_advice(project)
+    print("\n".join(lines))
     return 0
+
+
+# -- doctor ---------------------------------------------------------------------------------------
+
+
+def doctor_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "hosts", nargs="*", metavar="HOST", help="claude and/or codex (default: both)"
+    )
+    parser.add_argument("--path", default=".", help="a directory in the repository")
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    from ..runtime.doctor import Doctor
+    from ..runtime.findings import exit_code, report
+
+    hosts = tuple(dict.fromkeys(args.hosts)) or DOCTOR_HOSTS
+    unknown = [h for h in hosts if h not in DOCTOR_HOSTS]
+    if unknown:
+        print(f"error: unknown host {unknown[0]!r} (choose from claude, codex)", file=sys.stderr)
+        return 2
+    findings = Doctor(Path(args.path).resolve(), hosts, args.endpoint).run()
+    print("\n".join(report(findings)))
+    return exit_code(findings)
 
 
 # -- hook -----------------------------------------------------------------------------------------
@@ -199,7 +245,10 @@ def _handle(host: str, payload_args: Sequence[str], endpoint: str | None, starte
     args = argparse.Namespace(endpoint=endpoint)
 
     def connect(recorded: str) -> Calls:
-        return Calls(_config(args, recorded), deadline)
+        # A local server that is not running yet is started; the hook waits for it only as
+        # long as leaves time for its own calls (else it fails open, the next hook finds it).
+        wait = min(HOOK_LOCAL_START_SECONDS, deadline.remaining() - HOOK_CALLS_SECONDS)
+        return _calls(args, recorded, deadline, wait)
 
     context = HookRunner(RuntimeManifest(), deadline, connect).handle(event)
     if not context or not event.answers:
@@ -225,3 +274,7 @@ async def setup_command(client: object, args: argparse.Namespace, printer: objec
 
 async def hook_command(client: object, args: argparse.Namespace, printer: object) -> int:
     return run_hook(args)
+
+
+async def doctor_command(client: object, args: argparse.Namespace, printer: object) -> int:
+    return run_doctor(args)

@@ -323,7 +323,7 @@ class Tools:
                         return recorded
                     response = await self.client.remember(None, [entry], sources=[note])
                     self.workspace.record(
-                        root, response.memory.artifact_id, self.client.config.endpoint
+                        root, response.memory.artifact_id, self.workspace.endpoint
                     )
                     return response
             except TimeoutError as error:

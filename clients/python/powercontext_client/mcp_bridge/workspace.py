@@ -23,6 +23,8 @@ from ..runtime.repo import Repo
 class Workspace:
     directory: Path
     manifest: RuntimeManifest = field(default_factory=RuntimeManifest)
+    # What a memory created here is recorded with (endpoints.Endpoint.recorded_as).
+    endpoint: str = ""
 
     _root: Path | None = field(default=None, init=False, repr=False)
 

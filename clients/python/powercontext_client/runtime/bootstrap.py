@@ -90,7 +90,7 @@ def _send(
                 manifest.record_memory(
                     root,
                     response.memory.artifact_id,
-                    endpoint=calls.config.endpoint,
+                    endpoint=calls.recorded_endpoint,
                     remote=git.remote(root),
                 )
         elif state is not None:

@@ -47,9 +47,13 @@ class Deadline:
 class Calls:
     """A blocking client used under a Deadline (close it, or use it as a context manager)."""
 
-    def __init__(self, config: ClientConfig, deadline: Deadline) -> None:
+    def __init__(
+        self, config: ClientConfig, deadline: Deadline, recorded_endpoint: str = ""
+    ) -> None:
         self.config = config
         self.deadline = deadline
+        # What the manifest records for a memory created through these calls (endpoints.py).
+        self.recorded_endpoint = recorded_endpoint or config.endpoint
         self.client = Client(config=config)
         self._metadata = config.call_metadata()
 

@@ -7,12 +7,21 @@
 |                  | a FORGET suggestion naming one entry is applied (reason user_requested),|
 |                  | AMBIGUOUS is reported in the context, never guessed; then PrepareContext|
 |                  | with the prompt as query -> additionalContext                           |
-| Stop, SubagentStop | (skipped when stop_hook_active) report + git head + changed paths ->  |
-|                  | task_outcome Source -> EXTRACT (a working_note or nothing), once per    |
-|                  | session and turn (the manifest remembers processed turns)               |
+| Stop             | (skipped when stop_hook_active) report + git head + changed paths ->  |
+|                  | task_outcome Source -> EXTRACT: the session's one working note, added |
+|                  | by its first turn and revised by the next ones (the manifest keeps its|
+|                  | entry id), once per session and turn                                    |
+| SubagentStop     | nothing: a subagent's report reaches the main agent, whose Stop keeps   |
+|                  | the turn (Claude Code also runs /compact as a subagent: its summary is  |
+|                  | never stored)                                                           |
 | PreCompact       | nothing: the host takes no additionalContext there; SessionStart with   |
 |                  | source "compact" re-injects the context after compaction                |
 | SessionEnd       | nothing (the last Stop already stored the turn)                         |
+
+A prompt the host wrote itself (Claude Code's `<system-reminder>` notifications of background
+subagents open a model turn as if the user spoke) is not the user's words: no instruction is
+read from it and no context is injected for it. The paths setup writes (.claude/, .codex/,
+.mcp.json) are never reported as changed.
 
 A repository without a memory in the manifest gets no context; only a write that the server
 turns into a new memory (a working note, an explicit instruction) records one, after it
@@ -42,6 +51,11 @@ from .triggers import is_explicit_instruction
 
 CONTEXT_BUDGET_BYTES = 8192
 FORGET_REASON = "user_requested"
+NOTE_KIND = "working_note"
+HOST_NOTIFICATION_PREFIXES = ("<system-reminder>", "<task-notification>")
+SETUP_DIRECTORIES = frozenset({".claude", ".codex"})
+SETUP_MCP_FILE = ".mcp.json"
+SETUP_MCP_BACKUP = ".mcp.json.bak-"
 _TURN_NAMESPACE = uuid.UUID("6f1c2a0e-5d4b-4a8e-9c3f-2b7d1e0a9c41")
 
 CallsFactory = Callable[[str], Calls]  # endpoint recorded for the repository ("" if none)
@@ -61,7 +75,6 @@ class HookRunner:
             "SessionStart": self.session_start,
             "UserPromptSubmit": self.user_prompt,
             "Stop": self.stop,
-            "SubagentStop": self.stop,
         }.get(event.name)
         if handler is None or not event.cwd:
             return ""
@@ -79,6 +92,8 @@ class HookRunner:
             return calls.prepare_context(repo.memory_id, "", CONTEXT_BUDGET_BYTES).block
 
     def user_prompt(self, event: HookEvent, repo: Repo) -> str:
+        if is_host_notification(event.prompt):
+            return ""
         with self.connect(repo.endpoint) as calls:
             notes: list[str] = []
             memory_id = repo.memory_id
@@ -139,15 +154,20 @@ class HookRunner:
             report=report,
             git_head=git.head(repo.root, timeout=remaining),
             changed_paths=_changed(repo.root, remaining),
+            note_entry_id=repo.state.notes.get(session, "") if repo.state is not None else "",
         )
         request_id = str(uuid.uuid5(_TURN_NAMESPACE, f"{repo.root}\0{session}\0{turn}"))
+        response = None
         with self.connect(repo.endpoint) as calls:
             ref = calls.put_source(source, repo.memory_id)
             # REQUEST_ID_REUSED: this very turn committed before (a racing repeat): done.
             with contextlib.suppress(AlreadyExists):
-                self._extract(calls, repo, [ref], request_id=request_id)
+                response = self._extract(calls, repo, [ref], request_id=request_id)
         if self.manifest.repo(repo.root) is not None:
             self.manifest.mark_turn(repo.root, session, turn)
+            note = _working_note(response)
+            if note:
+                self.manifest.record_note(repo.root, session, note)
         return ""
 
     def _extract(
@@ -166,7 +186,7 @@ class HookRunner:
                 self.manifest.record_memory(
                     repo.root,
                     response.memory.artifact_id,
-                    endpoint=calls.config.endpoint,
+                    endpoint=calls.recorded_endpoint,
                     remote=git.remote(repo.root, timeout=self.deadline.remaining()),
                 )
             return response
@@ -183,8 +203,31 @@ def _turn_key(event: HookEvent, report: str) -> str:
     return f"report:{event.agent_id}:{digest}" if event.agent_id else f"report:{digest}"
 
 
+def _working_note(response: pb.RememberResponse | None) -> str:
+    """The entry id of the working note this EXTRACT added or revised ("" when none)."""
+    if response is None:
+        return ""
+    for candidate, result in zip(response.candidates, response.results, strict=False):
+        if candidate.kind == NOTE_KIND and result.entry_id:
+            return str(result.entry_id)
+    return ""
+
+
+def is_host_notification(prompt: str) -> bool:
+    """A prompt the host wrote (a background task's notification), not the user's words."""
+    text = prompt.lstrip()
+    return text.startswith(HOST_NOTIFICATION_PREFIXES) or "[SYSTEM NOTIFICATION" in text[:200]
+
+
 def _changed(root: Path, timeout: float) -> list[str]:
     try:
-        return git.working_changes(root, timeout=timeout)
+        paths = git.working_changes(root, timeout=timeout)
     except git.GitError:
         return []
+    return [p for p in paths if not is_setup_path(p)]
+
+
+def is_setup_path(path: str) -> bool:
+    """A file `powercontext setup` writes (or its backup): not the agent's work."""
+    top = path.split("/", 1)[0]
+    return top in SETUP_DIRECTORIES or top == SETUP_MCP_FILE or top.startswith(SETUP_MCP_BACKUP)

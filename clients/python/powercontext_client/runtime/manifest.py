@@ -5,7 +5,11 @@ The RFC leaves identity to the runtime ("Runtime manifest 或上层应用保存�
 
 * the memory artifact id and the endpoint it lives on,
 * the last git commit whose changes were processed (bootstrap and sync move it),
-* per session, the turns already processed (a Stop hook that fires twice stores one note).
+* per session, the turns already processed (a Stop hook that fires twice stores one note) and
+  the entry of the session's working note (the next turn revises it),
+
+and, apart from those, the endpoint `powercontext setup --endpoint` chose for a repository
+that has no memory yet (`preferred_endpoint`).
 
 The file is $POWERCONTEXT_RUNTIME_HOME/runtime.json, else $XDG_STATE_HOME/powercontext/
 runtime.json, else ~/.local/state/powercontext/runtime.json. Every change is a read-modify-write
@@ -28,22 +32,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-ENV_HOME: Final = "POWERCONTEXT_RUNTIME_HOME"
+from ..state import state_dir
+
 FILE_NAME: Final = "runtime.json"
 FORMAT: Final = 1
 # Sessions kept per repository, and turns kept per session: old ones are dropped first, so the
 # file stays small (a few KiB) however long the agent has been used.
 MAX_SESSIONS: Final = 64
 MAX_TURNS: Final = 256
-
-
-def state_dir() -> Path:
-    explicit = os.environ.get(ENV_HOME)
-    if explicit:
-        return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_STATE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "state"
-    return base / "powercontext"
 
 
 def state_file() -> Path:
@@ -61,6 +57,8 @@ class RepoState:
     last_processed_commit: str = ""
     # session id -> processed turn keys, oldest first
     sessions: dict[str, list[str]] = field(default_factory=dict)
+    # session id -> the entry id of the session's working note
+    notes: dict[str, str] = field(default_factory=dict)
     updated_ms: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -70,6 +68,7 @@ class RepoState:
             "remote": self.remote,
             "last_processed_commit": self.last_processed_commit,
             "sessions": self.sessions,
+            "notes": self.notes,
             "updated_ms": self.updated_ms,
         }
 
@@ -85,6 +84,7 @@ class RepoState:
             sessions={
                 str(k): [str(t) for t in v] for k, v in sessions.items() if isinstance(v, list)
             },
+            notes={str(k): v for k, v in (data.get("notes") or {}).items() if isinstance(v, str)},
             updated_ms=int(data.get("updated_ms") or 0),
         )
 
@@ -112,6 +112,11 @@ class RuntimeManifest:
         data = self._read()
         return [RepoState.from_json(k, v) for k, v in sorted(data["repos"].items())]
 
+    def preferred_endpoint(self, root: str | Path) -> str:
+        """The endpoint setup chose for the repository ("" when none)."""
+        value = self._read().get("endpoints", {}).get(str(root))
+        return value if isinstance(value, str) else ""
+
     # -- writing --------------------------------------------------------------------------------
 
     def record_memory(
@@ -129,6 +134,33 @@ class RuntimeManifest:
             return state
 
         return self._update(root, change)
+
+    def record_endpoint(self, root: str | Path, endpoint: str) -> None:
+        """The endpoint the repository's memory is (to be) on: used until a memory is
+        recorded, and then recorded with it ("" forgets the choice)."""
+        with self.locked():
+            data = self._read()
+            endpoints = data.setdefault("endpoints", {})
+            if not isinstance(endpoints, dict):
+                endpoints = data["endpoints"] = {}
+            if endpoint:
+                endpoints[str(root)] = endpoint
+            else:
+                endpoints.pop(str(root), None)
+            self._write(data)
+
+    def record_note(self, root: str | Path, session_id: str, entry_id: str) -> None:
+        """The entry of the session's working note (the next turn revises it)."""
+
+        def change(state: RepoState | None) -> RepoState:
+            state = _known(root, state)
+            state.notes.pop(session_id, None)  # re-inserted last: most recent session
+            state.notes[session_id] = entry_id
+            while len(state.notes) > MAX_SESSIONS:
+                state.notes.pop(next(iter(state.notes)))
+            return state
+
+        self._update(root, change)
 
     def record_commit(self, root: str | Path, commit: str) -> RepoState:
         """The newest commit whose changes the memory has seen."""

@@ -19,6 +19,7 @@ from .manifest import RepoState, RuntimeManifest
 class Repo:
     root: Path
     state: RepoState | None  # None until the first successful remember
+    preferred_endpoint: str = ""  # setup --endpoint, for a repository without a memory yet
 
     @property
     def memory_id(self) -> str:
@@ -26,7 +27,8 @@ class Repo:
 
     @property
     def endpoint(self) -> str:
-        return self.state.endpoint if self.state else ""
+        """The endpoint its memory is on, else the one setup chose ("" when neither)."""
+        return (self.state.endpoint if self.state else "") or self.preferred_endpoint
 
 
 def locate(
@@ -38,4 +40,5 @@ def locate(
     top = git.root(cwd, timeout=timeout)
     if top is None:
         return None
-    return Repo(top, (manifest or RuntimeManifest()).repo(top))
+    manifest = manifest or RuntimeManifest()
+    return Repo(top, manifest.repo(top), manifest.preferred_endpoint(top))

@@ -223,7 +223,7 @@ class MemoryServiceServicer:
 
     def PrepareContext(self, request, context):
         """A deterministic, budgeted block of active entries for an agent's next task: constraints and
-        preferences, then entries relevant to the query, then recent working notes, each cited.
+        preferences, then entries relevant to the query, then the newest working note, each cited.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

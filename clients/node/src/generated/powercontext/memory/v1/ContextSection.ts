@@ -14,7 +14,7 @@ export const ContextSection = {
    */
   CONTEXT_SECTION_RELEVANT: 'CONTEXT_SECTION_RELEVANT',
   /**
-   * The most recent active working notes.
+   * The newest active working note (a session's running state: older ones stay out).
    */
   CONTEXT_SECTION_RECENT_NOTES: 'CONTEXT_SECTION_RECENT_NOTES',
 } as const;
@@ -36,7 +36,7 @@ export type ContextSection =
   | 'CONTEXT_SECTION_RELEVANT'
   | 2
   /**
-   * The most recent active working notes.
+   * The newest active working note (a session's running state: older ones stay out).
    */
   | 'CONTEXT_SECTION_RECENT_NOTES'
   | 3

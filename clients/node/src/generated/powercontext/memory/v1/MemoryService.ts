@@ -204,7 +204,7 @@ export interface MemoryServiceClient extends grpc.Client {
   
   /**
    * A deterministic, budgeted block of active entries for an agent's next task: constraints and
-   * preferences, then entries relevant to the query, then recent working notes, each cited.
+   * preferences, then entries relevant to the query, then the newest working note, each cited.
    */
   PrepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
   PrepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
@@ -212,7 +212,7 @@ export interface MemoryServiceClient extends grpc.Client {
   PrepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
   /**
    * A deterministic, budgeted block of active entries for an agent's next task: constraints and
-   * preferences, then entries relevant to the query, then recent working notes, each cited.
+   * preferences, then entries relevant to the query, then the newest working note, each cited.
    */
   prepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
   prepareContext(argument: _powercontext_memory_v1_PrepareContextRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_PrepareContextResponse__Output>): grpc.ClientUnaryCall;
@@ -397,7 +397,7 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
   
   /**
    * A deterministic, budgeted block of active entries for an agent's next task: constraints and
-   * preferences, then entries relevant to the query, then recent working notes, each cited.
+   * preferences, then entries relevant to the query, then the newest working note, each cited.
    */
   PrepareContext: grpc.handleUnaryCall<_powercontext_memory_v1_PrepareContextRequest__Output, _powercontext_memory_v1_PrepareContextResponse>;
   
