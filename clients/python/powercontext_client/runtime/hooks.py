@@ -92,12 +92,13 @@ class HookRunner:
             return calls.prepare_context(repo.memory_id, "", CONTEXT_BUDGET_BYTES).block
 
     def user_prompt(self, event: HookEvent, repo: Repo) -> str:
-        if is_host_notification(event.prompt):
-            return ""
+        explicit = is_explicit_instruction(event.prompt)
+        if is_host_notification(event.prompt) or not (repo.memory_id or explicit):
+            return ""  # nothing to read, nothing to keep: no server is asked (or started)
         with self.connect(repo.endpoint) as calls:
             notes: list[str] = []
             memory_id = repo.memory_id
-            if is_explicit_instruction(event.prompt):
+            if explicit:
                 memory_id, notes = self._instruction(calls, event, repo)
             if not memory_id:
                 return ""
