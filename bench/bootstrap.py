@@ -165,8 +165,9 @@ def score(folder: Path) -> Score:
 
 
 def split() -> dict[str, list[str]]:
-    data: dict[str, list[str]] = json.loads((DATA / "split.json").read_text())
-    return data
+    """The repositories of each set (split.json also keeps the history of earlier rounds)."""
+    data = json.loads((DATA / "split.json").read_text())
+    return {name: [str(repo) for repo in data.get(name, [])] for name in SETS}
 
 
 def run(sets: Sequence[str] = SETS) -> dict[str, Score]:

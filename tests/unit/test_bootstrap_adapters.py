@@ -314,6 +314,178 @@ def test_a_myst_warning_is_one_rule() -> None:
     assert found == {"The `src/x/_version.py` file should NEVER be committed.": "constraint"}
 
 
+RUNNER_WORDS = """\
+alias lint := linter
+
+# Run all linters
+linter: ruff-check
+  uv run codespell
+
+ruff-check:
+  uv run ruff check .
+
+# Start the containers the tests need
+up:
+  docker compose up -d
+
+kafka-up:
+  docker compose up -d kafka
+
+down:
+  docker compose down
+
+coverage-reset:
+  uv run coverage erase
+
+coverage-html:
+  uv run coverage html && open htmlcov/index.html
+
+pages-build:
+  curl -LsSf https://astral.sh/uv/install.sh | sh
+  uv run mkdocs build
+"""
+
+
+def test_task_words_whole_names_housekeeping_and_recipes_for_a_person() -> None:
+    justfile = source("justfile", RUNNER_WORDS)
+    found = by_topic(build_targets.derive(justfile))
+    # "linter" is a lint word; `up` alone starts the project's services, `kafka-up` one of them.
+    assert found == {
+        "just:linter": "`just linter` (Run all linters) runs first `just ruff-check`, then "
+        "`uv run codespell`.",
+        "just:ruff-check": "`just ruff-check` runs `uv run ruff check .`.",
+        "just:up": "`just up` (Start the containers the tests need) runs `docker compose up -d`.",
+    }
+    # Housekeeping, a viewer and a download piped into a shell are kept when a rules file asks.
+    agents = source(
+        "AGENTS.md",
+        "- Run `just coverage-reset` after moving tests.\n"
+        "- Run `just coverage-html` to see the report.\n"
+        "- Run `just pages-build` to preview the site.\n",
+    )
+    named = by_topic(build_targets.derive(justfile, [justfile, agents]))
+    assert {"just:coverage-reset", "just:coverage-html", "just:pages-build"} <= set(named)
+
+
+def test_a_browser_variable_and_webbrowser_open_a_viewer() -> None:
+    makefile = source(
+        "Makefile",
+        "docs:\n\tsphinx-build docs docs/_build\n\t$(BROWSER) docs/_build/index.html\n"
+        "coverage:\n\tcoverage html\n\tpython -m webbrowser htmlcov/index.html\n"
+        "lint:\n\truff check . | tee lint.log\n",
+    )
+    assert list(by_topic(build_targets.derive(makefile))) == ["make:lint"]
+
+
+def test_a_one_word_task_is_no_step_of_a_compound_one() -> None:
+    text = """
+[tool.poe.tasks]
+fix = "ruff check --fix ."
+check = "ruff check ."
+fix-and-check = { shell = "poe fix && poe check" }
+tests-serial = "pytest -p no:xdist"
+tests = ["tests-serial"]
+"""
+    found = by_topic(pyproject.derive(source("pyproject.toml", text)))
+    assert found["poe:fix"] == "`poe fix` runs `ruff check --fix .`."
+    assert found["poe:fix-and-check"] == "`poe fix-and-check` runs `poe fix && poe check`."
+    assert "poe:tests" in found and "poe:tests-serial" not in found  # still a step
+
+
+def test_a_make_help_comment_may_hold_a_semicolon() -> None:
+    makefile = source(
+        "Makefile",
+        "record: ## Re-record the cassettes; needs API keys\n\tpytest --record-mode=rewrite\n"
+        "test: ; pytest -x\n",
+    )
+    found = by_topic(build_targets.derive(makefile, [makefile]))
+    assert found == {
+        "make:test": "`make test` runs `pytest -x`.",
+    }
+    agents = source("AGENTS.md", "- Run `make record` when an API changes.\n")
+    [record] = [
+        c.text for c in build_targets.derive(makefile, [makefile, agents]) if "record" in c.topic
+    ]
+    assert record == (
+        "`make record` (Re-record the cassettes; needs API keys) runs "
+        "`pytest --record-mode=rewrite`."
+    )
+
+
+def test_pytest_settings_in_tox_ini() -> None:
+    tox = "[tox]\nenvlist = py312\n[testenv]\ncommands = pytest\n"
+    settings = "[pytest]\ntestpaths = testing\naddopts = -r a\nfilterwarnings =\n  error\n"
+    found = by_topic(build_targets.derive(source("tox.ini", tox + settings)))
+    assert found["pytest:tox"] == (
+        "pytest is configured in tox.ini: testpaths = testing; addopts = -r a; "
+        "filterwarnings = error (warnings fail the tests)."
+    )
+    assert "pytest:tox" not in by_topic(build_targets.derive(source("tox.ini", tox)))
+
+
+def test_an_obligation_lead_in_makes_rules_of_the_items_that_complete_it() -> None:
+    found = rules(
+        "All changes need to:\n\n"
+        "- have tests covering 100% of code paths\n"
+        "- update the docs\n"
+        "  - nested detail is read on its own\n"
+        "- be linked to an issue first\n\n"
+        "Your code should:\n"
+        "- stay readable\n\n"
+        "## Next\n\n"
+        "- use whatever you like\n"
+    )
+    assert found == {
+        "All changes need to: have tests covering 100% of code paths": "constraint",
+        "All changes need to: update the docs": "constraint",
+        "Your code should: stay readable": "preference",
+    }
+
+
+def test_a_lead_in_whose_colon_lists_examples_is_no_obligation() -> None:
+    found = rules(
+        "You should verify claims yourself, by looking up things like:\n\n"
+        "- relevant GitHub issues\n"
+        "- provider API docs\n\n"
+        "At minimum, this means:\n\n"
+        "- reading the issue\n\n"
+        "Every pull request must\nsatisfy the following:\n\n"
+        "- pass `make check`\n"
+        "- keep the public API stable\n"
+    )
+    assert found == {
+        "Every pull request must satisfy the following: pass `make check`": "constraint",
+        "Every pull request must satisfy the following: keep the public API stable": "constraint",
+    }
+
+
+def test_a_long_paragraph_without_code_is_prose_not_a_rule() -> None:
+    prose = (
+        "When working in this repository, you should consider yourself to be working for the "
+        "benefit of the project and all of its users, current and future, human and agent, "
+        "rather than just the specific user who happens to be driving you at the moment."
+    )
+    assert len(prose) > 240
+    item = "- " + prose.replace("When working in this repository, you", "You")
+    found = rules(prose + "\n\n" + prose + " Run `make check`.\n\n" + item + "\n")
+    assert found == {
+        prose + " Run `make check`.": "preference",
+        item[2:]: "preference",
+    }
+
+
+def test_installing_a_tool_from_its_website_is_a_persons_setup() -> None:
+    found = rules(
+        "1. Install [uv](https://docs.astral.sh/uv/getting-started/installation/)\n"
+        "2. Install [pre-commit](https://pre-commit.com) hooks with `pre-commit install`\n"
+    )
+    assert found == {
+        "Install [pre-commit](https://pre-commit.com) hooks with `pre-commit install`": (
+            "preference"
+        )
+    }
+
+
 def test_bootstrap_reads_the_new_evidence_files() -> None:
     assert {"Justfile", ".pre-commit-config.yaml"} <= set(EVIDENCE_FILES)
     assert media_type(".pre-commit-config.yaml") == "application/yaml"
@@ -325,6 +497,6 @@ def test_the_tuning_set_scores_what_docs_bootstrap_md_reports() -> None:
 
     total = run(["tuning"])["tuning"]
     assert total.false == 0
-    assert (total.core_found, total.core_total) == (70, 70)
-    assert (total.entries, total.noise) == (204, 9)
+    assert (total.core_found, total.core_total) == (98, 98)
+    assert (total.entries, total.noise) == (309, 10)
     assert total.noise_share <= 0.05

@@ -24,18 +24,26 @@ cites the operation's file that defines it.
 
 from __future__ import annotations
 
-import keyword
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from ..domain.models import Source
 from . import build_targets, pyproject_tasks
+from .commands import CODE_SPAN, commands
+from .lead_ins import (
+    is_lead_in,
+    last_sentence,
+    obligation,
+    short_script,
+    without_last_sentence,
+)
 from .markdown_blocks import Block, blocks
 from .port import Candidate
 from .sources import AGENT_RULES, BUILD_TARGETS, PYPROJECT, file_format, text_of
 from .tasks import MENTION
-from .text import clip, one_line
+from .text import clip
 
 CONSTRAINT_EN: Final = re.compile(
     r"\b(?:must|mustn't|never|do not|don't|shall not|cannot|can't|may not|not allowed|"
@@ -48,8 +56,9 @@ PREFERENCE_EN: Final = re.compile(
 CONSTRAINT_ZH: Final = ("必须", "禁止", "不得", "不要", "不准", "请勿", "切勿", "不可")
 PREFERENCE_ZH: Final = ("应该", "应当", "务必", "优先", "尽量")
 MAX_RULE_CHARS: Final = 1000
+# Longer than a few hard-wrapped lines: a paragraph with no code is prose, not a rule.
+MAX_RULE_PARAGRAPH_CHARS: Final = 240
 MAX_RULES: Final = 64
-MAX_LEAD_IN_COMMANDS: Final = 3
 
 IMPERATIVE: Final = frozenset(
     {
@@ -75,12 +84,6 @@ CONCRETE: Final = re.compile(
     r"tests?|comments?|formatters?|linters?|linting)\b",
     re.IGNORECASE,
 )
-_CODE_SPAN: Final = re.compile(r"`([^`]+)`")
-_PROGRAM: Final = re.compile(r"[a-z][a-z0-9_-]*")
-_TOOLS: Final = frozenset(
-    {"pytest", "tox", "nox", "poe", "make", "just", "mypy", "pyright", "ruff", "black",
-     "pre-commit", "hatch", "uv", "pip", "npm"}
-)  # fmt: skip
 _LABEL: Final = re.compile(r"^\**([A-Za-z][\w /()'-]{0,40}?)\**\s*:\**\s+(.*)$")
 _CLAUSE: Final = re.compile(
     r"^(?:to|for|when|if|before|after|once|while)\b[^,]{1,80},\s+(.*)$", re.I
@@ -98,7 +101,8 @@ _WORK_HEADING: Final = re.compile(r"build|test|develop|setup|install|workflow|lo
 # Steps for a person setting up a checkout, never for an agent working in one.
 HUMAN_SETUP: Final = re.compile(
     r"\bgit clone\b|\byour fork\b|\bfork the\b|"
-    r"\b(?:have|has|is|are|was|were)\s+(?:\S+\s+){0,2}installed\b",
+    r"\b(?:have|has|is|are|was|were)\s+(?:\S+\s+){0,2}installed\b|"
+    r"^install \[[^\]]+\]\([^)]*\)\W*$",  # a tool installed from its website
     re.IGNORECASE,
 )
 GOVERNANCE_HEADING: Final = re.compile(
@@ -108,7 +112,6 @@ GOVERNANCE_HEADING: Final = re.compile(
     re.IGNORECASE,
 )
 _MAINTAINER_VOICE: Final = re.compile(r"^(?:we|our|i|thank|thanks)\b", re.IGNORECASE)
-_SHELL_INFO: Final = frozenset({"", "bash", "sh", "shell", "console", "zsh", "shell-session"})
 _RUNNER_FORMAT: Final = {
     "make": (BUILD_TARGETS, "make"), "just": (BUILD_TARGETS, "just"),
     "npm run": (BUILD_TARGETS, "npm"), "tox -e": (BUILD_TARGETS, "tox"),
@@ -121,9 +124,7 @@ _RUNNER_FORMAT: Final = {
 def rule_kind(line: str) -> str | None:
     """constraint, preference, or None when the line is no instruction."""
     plain = line.replace("**", "")
-    if GOVERNANCE.search(plain) and not _commands(plain) or HUMAN_SETUP.search(plain):
-        return None
-    if _MAINTAINER_VOICE.match(plain) and not _commands(plain):
+    if _refused(plain):
         return None
     if CONSTRAINT_EN.search(plain) or any(m in plain for m in CONSTRAINT_ZH):
         return "constraint"
@@ -132,6 +133,13 @@ def rule_kind(line: str) -> str | None:
     if _imperative(plain) or _labelled_command(plain):
         return "preference"
     return None
+
+
+def _refused(plain: str) -> bool:
+    """Governance, a person's setup step, or the maintainers speaking of themselves."""
+    if GOVERNANCE.search(plain) and not commands(plain) or HUMAN_SETUP.search(plain):
+        return True
+    return bool(_MAINTAINER_VOICE.match(plain)) and not commands(plain)
 
 
 def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
@@ -152,21 +160,71 @@ def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
 def rules(text: str) -> Iterator[tuple[str, str]]:
     """(rule as written, kind), in file order."""
     found = [b for b in blocks(text) if not any(_governance_heading(h) for h in b.headings)]
+    lead: _Obligation | None = None
     for i, block in enumerate(found):
-        if block.kind == "paragraph" and len(block.lines) > 1 or block.kind == "code":
+        if lead is not None and not lead.covers(block):
+            lead = None
+        if lead is not None and lead.joins(block):
+            joined = clip(f"{lead.sentence} {block.text}", MAX_RULE_CHARS)
+            if not _refused(joined.replace("**", "")):
+                yield joined, _stronger(lead.kind, rule_kind(joined))
+            continue
+        if block.kind == "code":
             continue
         line = clip(block.text, MAX_RULE_CHARS)
-        if line.endswith((":", "：")):
+        kind = obligation(line)
+        if kind is not None:
+            lead = _Obligation(last_sentence(line), kind, block)
+        if block.kind == "paragraph" and len(block.lines) > 1:
+            continue  # prose, though its last sentence may introduce rules
+        if is_lead_in(line):
             following = found[i + 1] if i + 1 < len(found) else None
-            commands = _short_script(following)
-            if commands:
-                joined = f"{line} " + "; ".join(f"`{c}`" for c in commands)
+            script = short_script(following)
+            if script:
+                joined = f"{line} " + "; ".join(f"`{c}`" for c in script)
                 yield joined, rule_kind(joined) or "preference"
                 continue
-            line = _without_last_sentence(line)
+            line = without_last_sentence(line)
+        if block.kind == "paragraph" and _prose(line):
+            continue
         kind = rule_kind(line) if line else None
         if kind is not None:
             yield line, kind
+
+
+@dataclass
+class _Obligation:
+    """A lead-in that obliges ("All changes need to:") and the list items it introduces: the
+    items after it, at the level of the first one (deeper items are read on their own)."""
+
+    sentence: str
+    kind: str
+    block: Block
+    level: int | None = None
+
+    def covers(self, block: Block) -> bool:
+        if block is self.block:
+            return True
+        if block.kind != "item" or block.headings != self.block.headings:
+            return False
+        return self.block.kind != "item" or block.indent > self.block.indent
+
+    def joins(self, block: Block) -> bool:
+        if block is self.block:
+            return False
+        if self.level is None:
+            self.level = block.indent
+        return block.indent <= self.level
+
+
+def _stronger(kind: str, other: str | None) -> str:
+    return "constraint" if "constraint" in (kind, other) else kind
+
+
+def _prose(line: str) -> bool:
+    """A long paragraph naming no code: an explanation, even on one line (a file that is not
+    hard-wrapped writes every paragraph on one line, so its line count tells nothing)."""
+    return len(line) > MAX_RULE_PARAGRAPH_CHARS and not CODE_SPAN.search(line)
 
 
 def rule_lines(text: str) -> Iterator[str]:
@@ -177,23 +235,6 @@ def rule_lines(text: str) -> Iterator[str]:
 
 def _governance_heading(heading: str) -> bool:
     return bool(GOVERNANCE_HEADING.search(heading)) and not _WORK_HEADING.search(heading)
-
-
-def _short_script(block: Block | None) -> list[str]:
-    """The commands of a shell code block of at most MAX_LEAD_IN_COMMANDS lines, else []."""
-    if block is None or block.kind != "code" or block.info.lower() not in _SHELL_INFO:
-        return []
-    lines = [one_line(line.split(" #")[0]).removeprefix("$ ") for line in block.lines]
-    commands = [c for c in lines if c and not c.startswith("#")]
-    if len(commands) > MAX_LEAD_IN_COMMANDS or not all(map(_looks_like_command, commands)):
-        return []  # a long script, or output (a file listing) rather than commands
-    return commands
-
-
-def _without_last_sentence(line: str) -> str:
-    """A lead-in's sentences before the one that ends with ":" ("" when it is the only one)."""
-    cut = max(line.rfind(". "), line.rfind("。"))
-    return line[: cut + 1].strip() if cut > 0 else ""
 
 
 def _imperative(line: str) -> bool:
@@ -213,31 +254,14 @@ def _imperative(line: str) -> bool:
     rest = words[1] if len(words) > 1 else ""
     if verb == "make" and rest.lower().startswith("sure "):
         rest = rest[5:]
-    return verb in IMPERATIVE and bool(_CODE_SPAN.search(rest) or CONCRETE.search(rest))
+    return verb in IMPERATIVE and bool(CODE_SPAN.search(rest) or CONCRETE.search(rest))
 
 
 def _labelled_command(line: str) -> bool:
     """A short label, then a command in a code span ("Format: `uv run ruff format .`")."""
     label = _LABEL.match(line)
     value = label.group(2) if label else ""
-    return value.startswith("`") and bool(_commands(value))
-
-
-def _commands(line: str) -> list[str]:
-    """The code spans that look like shell commands (`uv run pytest`, `./scripts/test`)."""
-    return [span for span in _CODE_SPAN.findall(line) if _looks_like_command(span)]
-
-
-def _looks_like_command(span: str) -> bool:
-    words = span.split()
-    if not words:
-        return False
-    if words[0].startswith("./"):
-        return True
-    program = words[0]
-    if program in keyword.kwlist or not _PROGRAM.fullmatch(program):
-        return False  # `except (OSError, ...)`: Python, not a shell command
-    return len(words) > 1 or program in _TOOLS
+    return value.startswith("`") and bool(commands(value))
 
 
 def _task_files_named(line: str, siblings: Sequence[Source]) -> list[Source]:

@@ -1,7 +1,8 @@
 """Makefile, justfile, package.json scripts, tox environments, nox sessions and the pre-commit
 hooks: one fact per task an agent should know (tasks.select) saying exactly what it runs, with
 the file's own description when it has one (a `## help` comment of make, the comment or
-[doc()] of a just recipe, a tox description, a nox session's docstring).
+[doc()] of a just recipe, a tox description, a nox session's docstring); and the pytest
+settings of a tox.ini [pytest] section, told as pyproject's are.
 
 Pure and bounded: at most tasks.MAX_TASKS tasks per file, tasks.MAX_LINES recipe lines per task
 and tasks.MAX_TEXT characters per text. Recipe lines are quoted as written (leading `@`/`-` of
@@ -19,12 +20,14 @@ from typing import Final
 from ..domain.models import Source
 from . import pre_commit, tasks, tox_envs
 from .port import Candidate
+from .settings import pytest_settings
 from .sources import BUILD_TARGETS, file_format, text_of
 from .tasks import Task
 from .text import one_line
 
 KIND: Final = "fact"
 PRE_COMMIT: Final = "pre-commit"
+TOX_INI: Final = "tox.ini"
 
 
 def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
@@ -38,7 +41,13 @@ def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
         line = pre_commit.fact(text)
         refs = (source.ref,)
         return [Candidate(None, KIND, line, refs, BUILD_TARGETS, "pre-commit")] if line else []
-    return task_candidates(fmt[1], targets(fmt[1], text), source, siblings, BUILD_TARGETS)
+    out = task_candidates(fmt[1], targets(fmt[1], text), source, siblings, BUILD_TARGETS)
+    if fmt[1] == "tox":
+        settings = pytest_settings(tox_envs.pytest_options(text))
+        if settings:
+            line = f"pytest is configured in {TOX_INI}: " + "; ".join(settings) + "."
+            out.append(Candidate(None, KIND, line, (source.ref,), BUILD_TARGETS, "pytest:tox"))
+    return out
 
 
 def task_candidates(
@@ -123,12 +132,13 @@ def _make(text: str) -> Iterator[Task]:
         if match is None or "=" in match.group(1) or line.lstrip() != line:
             continue
         names = [n for n in match.group(1).split() if not n.startswith(".") and "%" not in n]
-        rest = match.group(2).split(";", 1)
-        head, _, doc = rest[0].partition("##")
-        if "=" in head.split("#")[0]:  # a target-specific variable, not a rule
+        head, recipe = _split_rule(match.group(2))
+        prerequisites, _, comment = head.partition("#")
+        doc = comment[1:] if comment.startswith("#") else ""  # a `## help` comment
+        if "=" in prerequisites:  # a target-specific variable, not a rule
             continue
-        deps = [d for d in head.split("#")[0].split() if "$" not in d and "%" not in d]
-        commands = [expand(one_line(rest[1]))] if len(rest) > 1 and rest[1].strip() else []
+        deps = [d for d in prerequisites.split() if "$" not in d and "%" not in d]
+        commands = [expand(one_line(recipe))] if recipe.strip() else []
         if not names:
             continue
         current = commands
@@ -136,6 +146,15 @@ def _make(text: str) -> Iterator[Task]:
     for names, deps, commands, doc in rules:
         for name in names:  # the lists are final now: later recipe lines landed in each
             yield Task(name, tuple(deps), tuple(commands), doc)
+
+
+def _split_rule(rest: str) -> tuple[str, str]:
+    """(prerequisites and comment, inline recipe) of a rule line after its colon: a `;` starts
+    the recipe only before any `#`, which starts a comment (`## Update; note: ...`)."""
+    semicolon, comment = rest.find(";"), rest.find("#")
+    if semicolon < 0 or 0 <= comment < semicolon:
+        return rest, ""
+    return rest[:semicolon], rest[semicolon + 1 :]
 
 
 _JUST_RECIPE: Final = re.compile(r"^@?([A-Za-z0-9_\-]+)(\s+[^:]*?)?\s*:(?!=)\s*(.*)$")

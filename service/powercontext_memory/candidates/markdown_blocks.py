@@ -30,6 +30,7 @@ class Block:
     lines: tuple[str, ...]
     headings: tuple[str, ...]
     info: str = ""  # a code block's info string ("bash")
+    indent: int = 0  # a list item's marker column: a deeper item is nested in a shallower one
 
     @property
     def text(self) -> str:
@@ -40,6 +41,7 @@ def blocks(text: str) -> Iterator[Block]:
     headings: list[tuple[int, str]] = []
     pending: list[str] = []
     kind = ""
+    indent = 0  # of the list item being read
     fence = ""  # the fence that opened the code block being read
     info = ""
     in_comment = False
@@ -50,7 +52,7 @@ def blocks(text: str) -> Iterator[Block]:
     def flush() -> Iterator[Block]:
         nonlocal kind
         if kind and pending:
-            yield Block(kind, tuple(pending), path())
+            yield Block(kind, tuple(pending), path(), indent=indent if kind == "item" else 0)
         pending.clear()
         kind = ""
 
@@ -88,6 +90,7 @@ def blocks(text: str) -> Iterator[Block]:
         elif marker:
             yield from flush()
             kind = "item"
+            indent = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
             pending.append(raw[marker.end() :].strip())
         elif not stripped or stripped.startswith(("|", ">", "---", "***")):
             yield from flush()

@@ -21,8 +21,8 @@ from typing import Any, Final
 from ..domain.models import Source
 from . import build_targets, pyproject_tasks
 from .port import Candidate
+from .settings import plain, pytest_settings, value
 from .sources import AGENT_RULES, PYPROJECT, file_format, repo_path, text_of
-from .text import clip, join_bounded
 
 BACKENDS: Final = {
     "hatchling": "Hatchling",
@@ -81,9 +81,6 @@ SETTINGS: Final = {
     "pyright": ("typeCheckingMode",),
     "basedpyright": ("typeCheckingMode",),
 }
-PYTEST_KEYS: Final = ("testpaths", "addopts", "asyncio_mode", "minversion")
-MAX_LIST_ITEMS: Final = 8
-MAX_VALUE_CHARS: Final = 80
 KIND: Final = "fact"
 
 
@@ -116,9 +113,7 @@ def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
         fact("requires-python", f"Requires Python {requires.strip()} (project.requires-python).")
     pytest = _get(data, "tool", "pytest", "ini_options")
     if isinstance(pytest, dict):
-        settings = [f"{k} = {_value(pytest[k])}" for k in PYTEST_KEYS if k in pytest]
-        if "error" in (pytest.get("filterwarnings") or []):
-            settings.append("filterwarnings = error (warnings fail the tests)")
+        settings = pytest_settings(pytest)
         if settings:
             fact("pytest", "pytest is configured in pyproject.toml: " + "; ".join(settings) + ".")
     tools = data.get("tool")
@@ -127,9 +122,9 @@ def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
         if not isinstance(table, dict):
             continue
         settings = [
-            f"{k} = {_value(v)}"
+            f"{k} = {value(v)}"
             for k in SETTINGS[key]
-            if (v := _get(table, *k.split("."))) is not None and _plain(v)
+            if (v := _get(table, *k.split("."))) is not None and plain(v)
         ]
         label = _ruff_label(table) if key == "ruff" else label
         detail = ": " + "; ".join(settings) if settings else "" if table else " (default settings)"
@@ -184,17 +179,3 @@ def _get(data: dict[str, Any], *keys: str) -> Any:
             return None
         value = value.get(key)
     return value
-
-
-def _plain(value: Any) -> bool:
-    if isinstance(value, list):
-        return all(isinstance(v, str | int | float | bool) for v in value)
-    return isinstance(value, str | int | float | bool)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return clip(join_bounded([_value(v) for v in value], MAX_LIST_ITEMS), MAX_VALUE_CHARS)
-    return clip(" ".join(str(value).split()), MAX_VALUE_CHARS)

@@ -1,11 +1,13 @@
 """Tasks of a task runner (make, just, npm, tox, nox, poe, hatch, pdm, taskipy): which ones an
 agent should know, and one English line each saying what it runs.
 
-select() keeps a task when a part of its name (split at `-_:./`) is a RELEVANT word or a rules
+select() keeps a task when its name is a build / test / lint ... task (task_names) or a rules
 file of the operation names it (`make snapshots-fix` in AGENTS.md); it leaves out private
-tasks (`_x`), shell plumbing (recipes that only rm, mkdir, echo, cd ...), the steps of one other
-task named after it (`tests-parallel` of `tests`) and the argument variants of another task
-(`integration-tests-nightly` of `integration-tests`), unless a rules file names them.
+tasks (`_x`), releases, shell plumbing (recipes that only rm, mkdir, echo, cd ...), and unless
+a rules file names them: housekeeping (`clean`, `coverage-reset`), recipes for a person or a
+machine (they open a viewer, or pipe a download into a shell), the steps of one other task
+named after it (`tests-parallel` of `tests`) and the argument variants of another task
+(`integration-tests-nightly` of `integration-tests`).
 text() quotes the commands as written; calls of sibling tasks are named as such.
 """
 
@@ -18,20 +20,9 @@ from typing import Final
 
 from ..domain.models import Source
 from .sources import AGENT_RULES, file_format, text_of
+from .task_names import housekeeping, is_compound, parts, publishes, relevant
 from .text import clip, join_bounded, one_line
 
-RELEVANT: Final = frozenset(
-    {
-        "build", "test", "tests", "lint", "check", "checks", "docs", "doc", "format", "fmt",
-        "typecheck", "types", "typing", "mypy", "pyright", "ci", "coverage", "cov", "verify",
-        "bench", "e2e", "unit", "integration", "style", "validate", "all", "default", "dist",
-        "package", "serve", "dev", "install", "setup", "sync", "init", "fix", "black", "ruff",
-        "isort", "flake8", "pylint", "prettier", "eslint", "pytest",
-    }
-)  # fmt: skip
-# Publishing is a maintainer's release process, not a task for an agent: never selected.
-RELEASE: Final = frozenset({"deploy", "publish", "release", "upload"})
-_PYTHON_ENV: Final = re.compile(r"(?:py|pypy)\d[\d.]{0,4}")
 # Programs whose lines only move files or print: a recipe made of nothing else is plumbing.
 PLUMBING: Final = frozenset(
     {
@@ -85,20 +76,6 @@ RUNNERS: Final = {
 }
 
 
-def relevant(name: str) -> bool:
-    """A build/test/lint/docs... task; tox's `py312`-style environments run the tests."""
-    lowered = name.lower()
-    parts = re.split(r"[-_:./]", lowered)
-    return not publishes(name) and (
-        bool(_PYTHON_ENV.fullmatch(lowered)) or any(part in RELEVANT for part in parts)
-    )
-
-
-def publishes(name: str) -> bool:
-    """A deploy/publish/release task (`deploy-docs`)."""
-    return any(part in RELEASE for part in re.split(r"[-_:./]", name.lower()))
-
-
 def mentioned(runner: str, siblings: Sequence[Source]) -> frozenset[str]:
     """The task names the operation's rules files (AGENTS.md ...) name with this runner."""
     wanted = RUNNERS[runner].command
@@ -120,6 +97,19 @@ def is_plumbing(line: str) -> bool:
         if words and words[0].lstrip("@-") not in PLUMBING:
             return False
     return True
+
+
+# An agent runs tasks unattended: a recipe that opens a viewer for a person to look at, or
+# pipes a download into a shell to provision the machine (CI, a hosting platform), is not its.
+_FOR_A_PERSON: Final = re.compile(
+    r"(?:^|[;&|(]\s*)(?:open|xdg-open)\s|\$[({]BROWSER[)}]|\bwebbrowser\b|"
+    r"\b(?:curl|wget)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
+)
+
+
+def for_a_person(task: Task) -> bool:
+    """The recipe opens a viewer or provisions the machine (see _FOR_A_PERSON)."""
+    return any(_FOR_A_PERSON.search(line) for line in task.commands)
 
 
 def select(
@@ -154,6 +144,7 @@ def select(
         if not t.name.startswith(("_", "."))
         and not publishes(t.name)
         and (t.name in named or relevant(t.name) or not t.name)
+        and (t.name in named or not (housekeeping(t.name) or for_a_person(t)))
         and (t.commands or t.deps)  # a description alone runs nothing
         and not only_plumbing(t)
     ]
@@ -176,8 +167,9 @@ def select(
 
 
 def _step_of(name: str, parents: set[str]) -> bool:
-    """A step of exactly one other kept task whose name starts the same (`tests-serial`)."""
-    if len(parents) != 1:
+    """A step of exactly one other kept task whose name starts the same (`tests-serial`); a
+    one-word name (`fix`, run by `fix-and-check`) is a task of its own, not a step."""
+    if len(parents) != 1 or not is_compound(name):
         return False
     (parent,) = parents
     return _first_part(parent) == _first_part(name)
@@ -202,7 +194,7 @@ def _head(command: str) -> list[str]:
 
 
 def _first_part(name: str) -> str:
-    return re.split(r"[-_:./]", name.lower())[0]
+    return parts(name)[0]
 
 
 def _lines(task: Task, runner: Runner, by_name: dict[str, Task]) -> list[str]:

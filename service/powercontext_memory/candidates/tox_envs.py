@@ -1,5 +1,5 @@
 """tox environments, from tox.ini (or pyproject's legacy_tox_ini) and from pyproject's native
-[tool.tox] tables, as Tasks.
+[tool.tox] tables, as Tasks; and the [pytest] section a tox.ini may hold.
 
 The environments of the env list that have no section of their own run the base environment
 ([testenv] / env_run_base): they become one task named "" — `tox` itself — whose description
@@ -39,6 +39,16 @@ def from_ini(text: str) -> list[Task]:
             doc = parser.get(section, "description", fallback="")
             out.append(Task(section.split(":", 1)[1], (), tuple(commands), one_line(doc)))
     return out
+
+
+def pytest_options(text: str) -> dict[str, str]:
+    """tox.ini's [pytest] section, where pytest reads its settings too ({} when there is none)."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return {}
+    return dict(parser["pytest"]) if parser.has_section("pytest") else {}
 
 
 def from_toml(table: dict[str, Any]) -> list[Task]:

@@ -1,0 +1,79 @@
+"""Lead-ins of a rules file: a sentence ending with ":" and the block it introduces.
+
+- followed by a short shell code block, the lead-in and its commands are one rule ("Ensure
+  tests pass: `uv run pytest`");
+- stating an obligation ("All changes need to:", "Every PR must:"), each list item after it
+  completes the sentence and is one rule with it ("All changes need to: have tests …");
+- otherwise the sentence ending with ":" is a fragment and no rule on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from .commands import looks_like_command
+from .markdown_blocks import Block
+from .text import one_line
+
+MAX_LEAD_IN_COMMANDS: Final = 3
+# A lead-in sentence that obliges the reader; its list items say to what.
+OBLIGATION_CONSTRAINT: Final = re.compile(
+    r"\b(?:must|shall|needs? to|ha(?:ve|s) to|(?:is|are) required to)\b", re.IGNORECASE
+)
+OBLIGATION_PREFERENCE: Final = re.compile(r"\bshould\b", re.IGNORECASE)
+_OBLIGATIONS: Final = (
+    ("constraint", OBLIGATION_CONSTRAINT, ("必须", "需要")),
+    ("preference", OBLIGATION_PREFERENCE, ("应该", "应当", "务必")),
+)
+# Words allowed between the obligation and the colon ("must not be:"), not counting words
+# that point at the list itself ("must satisfy the following:").
+MAX_WORDS_AFTER: Final = 2
+_POINTER: Final = re.compile(r"\s*\b(?:(?:all )?(?:of )?(?:the following|these))?\s*[:：]\s*$")
+_SHELL_INFO: Final = frozenset({"", "bash", "sh", "shell", "console", "zsh", "shell-session"})
+
+
+def is_lead_in(line: str) -> bool:
+    return line.endswith((":", "："))
+
+
+def short_script(block: Block | None) -> list[str]:
+    """The commands of a shell code block of at most MAX_LEAD_IN_COMMANDS lines, else []."""
+    if block is None or block.kind != "code" or block.info.lower() not in _SHELL_INFO:
+        return []
+    lines = [one_line(line.split(" #")[0]).removeprefix("$ ") for line in block.lines]
+    commands = [c for c in lines if c and not c.startswith("#")]
+    if len(commands) > MAX_LEAD_IN_COMMANDS or not all(map(looks_like_command, commands)):
+        return []  # a long script, or output (a file listing) rather than commands
+    return commands
+
+
+def obligation(line: str) -> str | None:
+    """The kind of rule a lead-in makes of the list items after it, or None. The items complete
+    the sentence only when its colon ends the obligation's verb phrase ("All changes need
+    to:", "Your code must be:"); "you should verify, looking up things like:" lists examples."""
+    if not is_lead_in(line):
+        return None
+    sentence = last_sentence(line)
+    for kind, pattern, words in _OBLIGATIONS:
+        ends = [m.end() for m in pattern.finditer(sentence)]
+        ends += [sentence.rfind(w) + len(w) for w in words if w in sentence]
+        tail = _POINTER.sub("", sentence[max(ends) :] if ends else "")
+        if ends and len(tail.split()) <= MAX_WORDS_AFTER:
+            return kind
+    return None
+
+
+def last_sentence(line: str) -> str:
+    """The lead-in's sentence that ends with ":" ("All changes need to:")."""
+    return line[_last_cut(line) + 1 :].strip()
+
+
+def without_last_sentence(line: str) -> str:
+    """A lead-in's sentences before the one that ends with ":" ("" when it is the only one)."""
+    cut = _last_cut(line)
+    return line[: cut + 1].strip() if cut > 0 else ""
+
+
+def _last_cut(line: str) -> int:
+    return max(line.rfind(". "), line.rfind("。"))
