@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from powercontext_client.runtime.findings import AUTH, HOOKS, MCP, MEMORY, SERVER
+from powercontext_client.runtime.findings import AUTH, HOOKS, MCP, MEMORY, SERVER, TRUST
 
 from ..serving import CLIENT_COMMAND, Served, serve_process, server_env
 
@@ -158,3 +158,21 @@ def test_an_untested_host_version_is_a_warning_not_a_failure(desk: Desk, served:
     code, out = desk.doctor("claude", env={"PATH": f"{bin_dir}:{desk.env['PATH']}"})
     assert code == 0, out
     assert "warn claude version: claude 9.9.9 is not among the tested versions" in out
+
+
+def test_with_no_host_named_it_checks_the_hosts_set_up_here(desk: Desk, served: Served) -> None:
+    endpoint = f"127.0.0.1:{served.port}"
+    code, out = desk.doctor(env={"POWERCONTEXT_ENDPOINT": endpoint})
+    assert code == HOOKS, out
+    assert f"FAIL hooks: no host is set up for {desk.repo}" in out
+    assert "fix: run `powercontext setup claude` (or codex, gemini)" in out
+    assert desk.run("setup", "gemini", "--endpoint", endpoint).returncode == 0
+    code, out = desk.doctor()
+    checked = {
+        line.split()[1]
+        for line in out.splitlines()
+        if line.split()[:1] in (["ok"], ["warn"], ["FAIL"])
+    }
+    assert checked == {"server:", "memory:", "gemini"}, out
+    # Gemini has not trusted the folder yet (tests/hosts trusts it through Gemini's own dialog).
+    assert code == TRUST and "FAIL gemini trust: Gemini does not trust" in out, out

@@ -1,5 +1,5 @@
-"""What a scripted session of either host must leave in the memory: one place, so Claude Code
-and Codex are judged by the same rules."""
+"""What a scripted session of any host must leave in the memory: one place, so Claude Code,
+Codex and Gemini CLI are judged by the same rules."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from .memory_view import Entry
 
 # The files `powercontext setup` writes into the repository: the agent did not change them.
-SETUP_FILES = (".claude/", ".codex/", ".mcp.json")
+SETUP_FILES = (".claude/", ".codex/", ".gemini/", ".mcp.json")
 # The runtime's own keys as a text would start with them: "Turn report:…", "turn:…",
 # "session:…", or "Turn <a host's turn id>"; and a report key ("report:" and a hash) anywhere.
 INTERNAL_KEY = re.compile(

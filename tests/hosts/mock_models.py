@@ -1,13 +1,16 @@
 """A MOCK model server for the real-host suite: the hosts run for real, the model does not.
 
 No real model can run here (no network beyond the package registries, no keys), and a real one
-would make the suite slow and its answers unpredictable. So Claude Code and Codex are pointed at
-this stdlib HTTP server on 127.0.0.1, which speaks just enough of the two wire formats:
+would make the suite slow and its answers unpredictable. So Claude Code, Codex and Gemini CLI
+are pointed at this stdlib HTTP server on 127.0.0.1, which speaks just enough of three wire
+formats:
 
 * Anthropic Messages: `POST /v1/messages` (SSE when the request says `"stream": true`, else one
   JSON message), `POST /v1/messages/count_tokens`, and `HEAD /` (Claude Code's reachability
   check);
-* OpenAI Responses: `POST /v1/responses` (SSE), as Codex's `wire_api = "responses"` providers.
+* OpenAI Responses: `POST /v1/responses` (SSE), as Codex's `wire_api = "responses"` providers;
+* Gemini API: `POST /v1beta/models/<model>:streamGenerateContent` (SSE), `:generateContent`
+  (JSON) and `:countTokens` (gemini_wire.py).
 
 Each test scripts the model (model_wire.py): a queue of replies (`Text`, or a `ToolCall` with
 its name and input), each answering the first model request of either API that its `when`
@@ -26,6 +29,15 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .gemini_wire import (
+    COUNT_TOKENS,
+    GENERATE,
+    STREAM,
+    function_call_id,
+    gemini_method,
+    gemini_response,
+    gemini_stream,
+)
 from .model_wire import (
     Reply,
     Text,
@@ -62,6 +74,11 @@ class Recorded:
     def call_id(self) -> str:
         """Responses API: the call_id a function_call_output for this reply names."""
         return call_id(self.serial)
+
+    @property
+    def function_call_id(self) -> str:
+        """Gemini API: the id a functionResponse for this reply names."""
+        return function_call_id(self.serial)
 
 
 class MockModels:
@@ -104,7 +121,7 @@ class MockModels:
 
     def model_requests(self) -> list[Recorded]:
         with self._lock:
-            return [r for r in self.recorded if r.path in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES)]
+            return [r for r in self.recorded if r.reply is not None]
 
     def _answer(self, path: str, body: Any) -> Recorded:
         """The first scripted reply whose `when` accepts this request, else DEFAULT_TEXT."""
@@ -165,6 +182,17 @@ def _handler(models: MockModels) -> type[BaseHTTPRequestHandler]:
                 answer = models._answer(path, body)
                 assert answer.reply is not None
                 self._send(200, openai_stream(answer.reply, answer.serial), "text/event-stream")
+            elif gemini_method(path) in (STREAM, GENERATE) and isinstance(body, dict):
+                answer = models._answer(path, body)
+                assert answer.reply is not None
+                if gemini_method(path) == STREAM:
+                    stream = gemini_stream(answer.reply, answer.serial)
+                    self._send(200, stream, "text/event-stream")
+                else:
+                    self._json(gemini_response(answer.reply, answer.serial))
+            elif gemini_method(path) == COUNT_TOKENS:
+                models._record("POST", path, body)
+                self._json({"totalTokens": 100})
             else:
                 models._record("POST", path, body)
                 self._send(404, b'{"error": "not mocked"}', "application/json")

@@ -15,15 +15,24 @@ from pathlib import Path
 
 NPM = Path(__file__).resolve().parent / "npm"
 NODE_MODULES = NPM / "node_modules"
-PACKAGES = {"claude-code": "@anthropic-ai/claude-code", "codex": "@openai/codex"}
+PACKAGES = {
+    "claude-code": "@anthropic-ai/claude-code",
+    "codex": "@openai/codex",
+    "gemini-cli": "@google/gemini-cli",
+}
 # Where each package's launcher is inside its install: Claude Code's postinstall puts its
-# native binary at bin/claude.exe; Codex's bin/codex.js picks its platform's native binary.
-LAUNCHERS = {"claude-code": ("bin", "claude.exe"), "codex": ("bin", "codex.js")}
+# native binary at bin/claude.exe; Codex's bin/codex.js picks its platform's native binary;
+# Gemini CLI is one bundled Node script.
+LAUNCHERS = {
+    "claude-code": ("bin", "claude.exe"),
+    "codex": ("bin", "codex.js"),
+    "gemini-cli": ("bundle", "gemini.js"),
+}
 
 
 @dataclass(frozen=True)
 class Pin:
-    host: str  # "claude-code" | "codex"
+    host: str  # "claude-code" | "codex" | "gemini-cli"
     version: str
     alias: str  # the directory under node_modules
 
@@ -32,7 +41,7 @@ class Pin:
         return NODE_MODULES.joinpath(self.alias, *LAUNCHERS[self.host])
 
     def command(self) -> list[str]:
-        """How to start it (Codex's launcher is a Node script)."""
+        """How to start it (Codex's and Gemini CLI's launchers are Node scripts)."""
         launcher = str(self.launcher)
         return ["node", launcher] if launcher.endswith(".js") else [launcher]
 

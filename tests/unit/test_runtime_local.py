@@ -4,18 +4,27 @@ payloads (the fixtures in tests/data/hooks), transcripts, the instruction trigge
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import subprocess
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
-from powercontext_client.runtime import hooks, settings
-from powercontext_client.runtime.events import PayloadError, parse_hook, parse_notify
+from powercontext_client.runtime import hooks, host_checks, settings
+from powercontext_client.runtime.calls import Deadline
+from powercontext_client.runtime.events import (
+    PayloadError,
+    parse_hook,
+    parse_notify,
+    split_injected,
+)
+from powercontext_client.runtime.findings import TRUST
 from powercontext_client.runtime.manifest import RuntimeManifest
 from powercontext_client.runtime.transcript import last_assistant_text
 from powercontext_client.runtime.triggers import is_explicit_instruction
@@ -346,3 +355,191 @@ def test_setup_removes_our_hooks_from_events_that_need_none(tmp_path: Path) -> N
     hooks = json.loads((repo / ".claude" / "settings.json").read_text())["hooks"]
     assert sorted(hooks) == sorted(["PreCompact", *settings.HOOK_EVENTS])
     assert hooks["PreCompact"] == [{"hooks": [theirs]}]  # the user's hook stays
+
+
+# -- Gemini CLI ------------------------------------------------------------------------------------
+
+
+def _gemini(fixture: str, **changes: object) -> str:
+    return json.dumps({**json.loads((HOOKS / fixture).read_text()), **changes})
+
+
+def test_gemini_payloads_normalise_onto_the_runtimes_events() -> None:
+    """The fixtures are what Gemini CLI 0.61 sent headless (tests/hosts): BeforeAgent's and
+    AfterAgent's prompt start with the SessionStart context Gemini put before the user's words."""
+    start = parse_hook("gemini", (HOOKS / "gemini_session_start.json").read_text())
+    assert (start.name, start.host_event, start.source, start.answers) == (
+        "SessionStart", "SessionStart", "startup", True
+    )  # fmt: skip
+    assert start.cwd == "/home/u/demo" and start.transcript_path == ""
+    prompt = parse_hook("gemini", (HOOKS / "gemini_before_agent.json").read_text())
+    assert (prompt.name, prompt.host_event, prompt.answers) == (
+        "UserPromptSubmit", "BeforeAgent", True
+    )  # fmt: skip
+    assert prompt.prompt == "What do we run to validate?"
+    assert prompt.shown.startswith("<memory-notes>\nRemembered notes")
+    assert prompt.shown.rstrip().endswith("</memory-notes>") and "&lt;" not in prompt.shown
+    stop = parse_hook("gemini", (HOOKS / "gemini_after_agent.json").read_text())
+    assert (stop.name, stop.host_event, stop.answers, stop.stop_hook_active) == (
+        "Stop", "AfterAgent", False, False
+    )  # fmt: skip
+    assert stop.last_assistant_message == "make test is the validation step."
+    assert stop.prompt == "What do we run to validate?"
+    end = parse_hook("gemini", (HOOKS / "gemini_session_end.json").read_text())
+    assert (end.name, end.answers) == ("SessionEnd", False)  # not ours: nothing to do
+    silent = parse_hook(
+        "gemini", _gemini("gemini_after_agent.json", prompt_response="[no response text]")
+    )
+    assert silent.last_assistant_message == ""
+    typed = "Why does <hook_context> appear in the log?"
+    assert parse_hook("gemini", _gemini("gemini_before_agent.json", prompt=typed)).prompt == typed
+
+
+def test_each_host_is_answered_in_its_own_words() -> None:
+    gemini = parse_hook("gemini", (HOOKS / "gemini_before_agent.json").read_text())
+    assert json.loads(hooks.answer(gemini, "<memory-notes>x</memory-notes>")) == {
+        "hookSpecificOutput": {
+            "hookEventName": "BeforeAgent",
+            "additionalContext": "<memory-notes>x</memory-notes>",
+        }
+    }
+    claude = parse_hook("claude", (HOOKS / "claude_user_prompt_submit.json").read_text())
+    assert json.loads(hooks.answer(claude, "ctx"))["hookSpecificOutput"]["hookEventName"] == (
+        "UserPromptSubmit"
+    )
+    stop = parse_hook("gemini", (HOOKS / "gemini_after_agent.json").read_text())
+    assert hooks.answer(stop, "ctx") == "" and hooks.answer(gemini, "") == ""
+
+
+def test_a_gemini_turn_is_its_prompt_and_its_answer() -> None:
+    """AfterAgent has no turn id: the same answer to another prompt is another turn, the same
+    stop twice is one (Claude Code's Stop, without a prompt, keys on the report alone)."""
+    stop = parse_hook("gemini", (HOOKS / "gemini_after_agent.json").read_text())
+    again = parse_hook("gemini", (HOOKS / "gemini_after_agent.json").read_text())
+    other = parse_hook("gemini", _gemini("gemini_after_agent.json", prompt="And now?"))
+    report = stop.last_assistant_message
+    assert hooks._turn_key(stop, report) == hooks._turn_key(again, report)
+    assert hooks._turn_key(stop, report) != hooks._turn_key(other, report)
+    claude = parse_hook("claude", (HOOKS / "claude_stop.json").read_text())
+    digest = hashlib.sha256(b"Done.").hexdigest()[:32]
+    assert hooks._turn_key(claude, "Done.") == f"report:{digest}"
+
+
+class _Prepared:
+    def __init__(self, block: str) -> None:
+        self.block = block
+        self.queries: list[str] = []
+
+    def __enter__(self) -> _Prepared:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def prepare_context(self, memory_id: str, query: str, budget: int) -> SimpleNamespace:
+        self.queries.append(query)
+        return SimpleNamespace(block=self.block)
+
+
+def test_a_block_gemini_already_put_before_the_prompt_is_not_sent_again(tmp_path: Path) -> None:
+    repo = tmp_path / "demo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    manifest = RuntimeManifest(tmp_path / "runtime.json")
+    manifest.record_memory(str(repo.resolve()), "mem_art_1")
+    payload = json.loads((HOOKS / "gemini_before_agent.json").read_text())
+    shown, _ = split_injected(payload["prompt"])
+    calls = _Prepared(shown)
+    runner = hooks.HookRunner(manifest, Deadline(5.0), lambda endpoint: calls)  # type: ignore[arg-type, return-value]
+    event = parse_hook("gemini", json.dumps({**payload, "cwd": str(repo)}))
+    assert runner.handle(event) == ""  # the very block SessionStart's context already holds
+    assert calls.queries == ["What do we run to validate?"]  # asked with the user's words
+    calls.block = shown.replace(
+        "</memory-notes>", "- [fact] make check runs ruff.\n</memory-notes>"
+    )
+    assert runner.handle(event) == calls.block  # more than what was shown: sent
+
+
+def test_setup_gemini_project_merges_into_settings_json_portably(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".gemini").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    theirs = {"type": "command", "command": "notify-send done", "name": "notify"}
+    old = "/home/someone/.venv/bin/powercontext hook gemini"
+    mine = {
+        "general": {"vimMode": True},
+        "hooks": {
+            "AfterAgent": [{"hooks": [theirs]}],
+            "SessionEnd": [{"hooks": [{"type": "command", "command": old}]}],
+            "BeforeAgent": [{"matcher": "", "hooks": [{"type": "command", "command": old}]}],
+        },
+        "mcpServers": {"docs": {"command": "docs-mcp", "args": []}},
+    }
+    path = repo / ".gemini" / "settings.json"
+    path.write_text(json.dumps(mine))
+    out = _setup(tmp_path, repo, "gemini", "--endpoint", "127.0.0.1:6543").stdout
+    assert f"updated: {path} (backup" in out and 'choose "Trust folder"' in out
+    assert "powercontext doctor gemini" in out
+    merged = json.loads(path.read_text())
+    assert merged["general"] == {"vimMode": True}
+    hooks_ = merged["hooks"]
+    assert sorted(hooks_) == sorted(settings.GEMINI_HOOK_EVENTS)  # ours left SessionEnd
+    ours = {"type": "command", "command": "powercontext hook gemini", "name": "powercontext",
+            "timeout": 10_000}  # fmt: skip
+    assert hooks_["AfterAgent"] == [{"hooks": [theirs]}, {"hooks": [ours]}]
+    assert hooks_["SessionStart"] == [{"hooks": [ours]}]
+    # An older setup's hook is brought up to date where it stands.
+    assert hooks_["BeforeAgent"][0]["hooks"][0]["command"] == "powercontext hook gemini"
+    assert merged["mcpServers"] == {
+        "docs": {"command": "docs-mcp", "args": []},
+        "powercontext": {"command": "powercontext", "args": ["mcp"]},
+    }
+    manifest = RuntimeManifest(tmp_path / "state" / "runtime.json")
+    assert manifest.preferred_endpoint(repo) == "127.0.0.1:6543"
+    assert [json.loads(p.read_text()) for p in path.parent.glob("settings.json.bak-*")] == [mine]
+    before = _files(repo)
+    assert "unchanged" in _setup(tmp_path, repo, "gemini").stdout
+    assert _files(repo) == before
+
+
+def test_setup_gemini_user_and_hooks_turned_off(tmp_path: Path) -> None:
+    home = tmp_path / "gemini-home"
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text('{"hooksConfig": {"enabled": false}}')
+    changes = settings.setup_gemini(
+        project=None, gemini_home=home, program="/opt/pc/bin/powercontext", endpoint="10.0.0.5:1"
+    )
+    assert [c.what for c in changes] == ["updated"]
+    written = json.loads((home / ".gemini" / "settings.json").read_text())
+    assert written["hooksConfig"] == {"enabled": False}  # the user's choice: reported, kept
+    assert written["hooks"]["AfterAgent"][0]["hooks"][0]["command"] == (
+        "/opt/pc/bin/powercontext hook gemini --endpoint 10.0.0.5:1"
+    )
+    assert written["mcpServers"]["powercontext"] == {
+        "command": "/opt/pc/bin/powercontext",
+        "args": ["mcp", "--endpoint", "10.0.0.5:1"],
+    }
+    advice = "\n".join(settings.gemini_advice(None, home))
+    assert "hooksConfig.enabled: false" in advice and "in each repository" in advice
+
+
+def test_doctor_reads_geminis_folder_trust_as_gemini_does(tmp_path: Path) -> None:
+    repo = tmp_path / "src" / "demo"
+    repo.mkdir(parents=True)
+    level = host_checks._gemini_trust_level
+    assert level({str(repo): "TRUST_FOLDER"}, repo) == "TRUST_FOLDER"
+    assert level({str(repo / "x"): "TRUST_PARENT"}, repo) == "TRUST_PARENT"  # its parent
+    assert level({str(tmp_path): "TRUST_FOLDER", str(repo): "DO_NOT_TRUST"}, repo) == (
+        "DO_NOT_TRUST"
+    )  # the longest rule wins
+    assert level({str(tmp_path / "src" / "dem"): "TRUST_FOLDER"}, repo) == ""
+    gemini_dir = tmp_path / "home" / ".gemini"
+    gemini_dir.mkdir(parents=True)
+    context = host_checks.HostContext(repo, {"GEMINI_CLI_HOME": str(tmp_path / "home")})
+    untrusted = host_checks._gemini_trust(context, repo)
+    assert (untrusted.ok, untrusted.klass) == (False, TRUST)
+    assert 'choose "Trust folder"' in untrusted.fix
+    (gemini_dir / "trustedFolders.json").write_text(json.dumps({str(repo): "TRUST_FOLDER"}))
+    assert host_checks._gemini_trust(context, repo).ok
+    (gemini_dir / "trustedFolders.json").write_text("{}")
+    (gemini_dir / "settings.json").write_text('{"security": {"folderTrust": {"enabled": false}}}')
+    assert host_checks._gemini_trust(context, repo).ok

@@ -4,13 +4,12 @@
 of the command line is even parsed (main() hands argv to `hook_main`), does one to three calls
 under a 1.5 s budget, and ALWAYS exits 0: a server that is down, slow or refusing, a payload it
 cannot read — the agent goes on without memory, and only stderr says why. Exit 2 would block
-the agent in both hosts; it is never used.
+the agent in every host; it is never used.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import threading
@@ -31,8 +30,9 @@ CLI_BUDGET_SECONDS = 120.0
 LOCAL_START_SECONDS = 30.0  # a command waits this long for the local server it started
 HOOK_LOCAL_START_SECONDS = 1.0
 HOOK_CALLS_SECONDS = 0.4  # what a hook keeps for its own calls after a local start
-HOSTS = ("claude", "codex", "codex-notify")
-DOCTOR_HOSTS = ("claude", "codex")
+HOSTS = ("claude", "codex", "gemini", "codex-notify")
+SETUP_HOSTS = ("claude", "codex", "gemini")
+DOCTOR_HOSTS = SETUP_HOSTS
 
 
 def _calls(args: argparse.Namespace, recorded: str, deadline: Deadline, wait: float) -> Calls:
@@ -100,7 +100,7 @@ def run_sync(args: argparse.Namespace) -> int:
 
 
 def setup_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("host", choices=("claude", "codex"))
+    parser.add_argument("host", choices=SETUP_HOSTS)
     scope = parser.add_mutually_exclusive_group()
     scope.add_argument("--project", action="store_true", help="this repository (default)")
     scope.add_argument("--user", action="store_true", help="your user settings")
@@ -123,6 +123,10 @@ def run_setup(args: argparse.Namespace) -> int:
             changes = settings.setup_claude(
                 project=project, home=Path.home(), program=program, endpoint=args.endpoint
             )
+        elif args.host == "gemini":
+            changes = settings.setup_gemini(
+                project=project, gemini_home=_gemini_home(), program=program, endpoint=args.endpoint
+            )
         else:
             codex_home = Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
             changes = settings.setup_codex(
@@ -143,8 +147,15 @@ def run_setup(args: argparse.Namespace) -> int:
         )
     if args.host == "codex":
         lines += settings.codex_trust_advice(project)
+    elif args.host == "gemini":
+        lines += settings.gemini_advice(project, _gemini_home())
     print("\n".join(lines))
     return 0
+
+
+def _gemini_home() -> Path:
+    """Where Gemini CLI keeps the user's .gemini/: $GEMINI_CLI_HOME, else the home directory."""
+    return Path(os.environ.get("GEMINI_CLI_HOME") or Path.home())
 
 
 # -- doctor ---------------------------------------------------------------------------------------
@@ -152,7 +163,7 @@ def run_setup(args: argparse.Namespace) -> int:
 
 def doctor_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "hosts", nargs="*", metavar="HOST", help="claude and/or codex (default: both)"
+        "hosts", nargs="*", metavar="HOST", help="claude, codex and/or gemini (default: the ones set up here)"
     )
     parser.add_argument("--path", default=".", help="a directory in the repository")
 
@@ -161,10 +172,11 @@ def run_doctor(args: argparse.Namespace) -> int:
     from ..runtime.doctor import Doctor
     from ..runtime.findings import exit_code, report
 
-    hosts = tuple(dict.fromkeys(args.hosts)) or DOCTOR_HOSTS
+    hosts = tuple(dict.fromkeys(args.hosts))
     unknown = [h for h in hosts if h not in DOCTOR_HOSTS]
     if unknown:
-        print(f"error: unknown host {unknown[0]!r} (choose from claude, codex)", file=sys.stderr)
+        choices = ", ".join(DOCTOR_HOSTS)
+        print(f"error: unknown host {unknown[0]!r} (choose from {choices})", file=sys.stderr)
         return 2
     findings = Doctor(Path(args.path).resolve(), hosts, args.endpoint).run()
     print("\n".join(report(findings)))
@@ -231,7 +243,7 @@ def _give_up() -> None:
 
 def _handle(host: str, payload_args: Sequence[str], endpoint: str | None, started: float) -> str:
     from ..runtime.events import parse_hook, parse_notify
-    from ..runtime.hooks import HookRunner
+    from ..runtime.hooks import HookRunner, answer
 
     if host == "codex-notify":
         if not payload_args:
@@ -250,11 +262,7 @@ def _handle(host: str, payload_args: Sequence[str], endpoint: str | None, starte
         wait = min(HOOK_LOCAL_START_SECONDS, deadline.remaining() - HOOK_CALLS_SECONDS)
         return _calls(args, recorded, deadline, wait)
 
-    context = HookRunner(RuntimeManifest(), deadline, connect).handle(event)
-    if not context or not event.answers:
-        return ""
-    answer = {"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": context}}
-    return json.dumps(answer, ensure_ascii=False)
+    return answer(event, HookRunner(RuntimeManifest(), deadline, connect).handle(event))
 
 
 # -- as entries of the command table (cli/__init__.py) --------------------------------------------

@@ -1,4 +1,4 @@
-"""`powercontext doctor [claude|codex]`: what stands between this repository and a memory that
+"""`powercontext doctor [claude|codex|gemini]`: what stands between this repository and a memory that
 works inside the agent host, each finding with its fix.
 
 | class (exit code) | checks                                                                |
@@ -8,12 +8,14 @@ works inside the agent host, each finding with its fix.
 | 12 memory         | the memory the runtime manifest records for the repository is there    |
 | 13 hooks          | the host's settings run our hook on every event setup installs, and    |
 |                   | their command is found on PATH                                         |
-| 14 trust          | Codex: the project and our hooks are trusted (else Codex skips them)   |
+| 14 trust          | Codex: the project and our hooks are trusted (else Codex skips them); |
+|                   | Gemini CLI: the folder is trusted (else it reads no .gemini/)          |
 | 15 mcp            | the MCP entry exists and `powercontext mcp` answers with its tools     |
 
-The exit code is the first failing class (0: nothing fails). A host version outside the
-versions the suite tests (TESTED_VERSIONS) is a warning, not a failure. Nothing is changed:
-the local server is not started (doctor says when it would be), no setting is written.
+With no host named, doctor checks the hosts whose files hold our hooks or MCP server (none: a
+hooks failure). The exit code is the first failing class (0: nothing fails). A host version
+outside the versions the suite tests (TESTED_VERSIONS) is a warning, not a failure. Nothing is
+changed: the local server is not started (doctor says when it would be), no setting is written.
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ from powercontext.memory.v1 import types_pb2 as types
 from .. import local_server
 from ..config import ClientConfig
 from ..endpoints import Endpoint, resolve
-from .findings import AUTH, MEMORY, SERVER, Finding
-from .host_checks import HOST_CHECKS, HostContext
+from .findings import AUTH, HOOKS, MEMORY, SERVER, Finding
+from .host_checks import HOST_CHECKS, HostContext, set_up_hosts
 from .manifest import RuntimeManifest
 from .repo import Repo, locate
 
@@ -45,7 +47,7 @@ CALL_SECONDS: Final = 5.0
 @dataclass
 class Doctor:
     path: Path
-    hosts: tuple[str, ...]
+    hosts: tuple[str, ...]  # empty: the hosts set up here
     explicit_endpoint: str | None = None
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     manifest: RuntimeManifest | None = None
@@ -55,7 +57,18 @@ class Doctor:
         root = repo.root if repo is not None else None
         findings = self._server_and_memory(repo)
         context = HostContext(self.path, self.environ)
-        for host in self.hosts:
+        hosts = self.hosts or set_up_hosts(context, root)
+        if not hosts:
+            findings.append(
+                Finding(
+                    "hooks",
+                    False,
+                    f"no host is set up for {root or self.path}",
+                    "run `powercontext setup claude` (or codex, gemini)",
+                    HOOKS,
+                )
+            )
+        for host in hosts:
             for check in HOST_CHECKS[host]:
                 found = check(context, root)
                 findings.append(dataclasses.replace(found, check=f"{host} {found.check}"))

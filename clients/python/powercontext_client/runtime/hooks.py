@@ -1,4 +1,5 @@
-"""What each agent event does (Claude Code and Codex hooks, Codex notify).
+"""What each agent event does (Claude Code, Codex and Gemini CLI hooks, Codex notify; Gemini's
+SessionStart, BeforeAgent and AfterAgent arrive as SessionStart, UserPromptSubmit and Stop).
 
 | event            | does                                                                    |
 |------------------|-------------------------------------------------------------------------|
@@ -6,7 +7,8 @@
 | UserPromptSubmit | an explicit instruction (triggers.py) -> user_note Source -> EXTRACT;   |
 |                  | a FORGET suggestion naming one entry is applied (reason user_requested),|
 |                  | AMBIGUOUS is reported in the context, never guessed; then PrepareContext|
-|                  | with the prompt as query -> additionalContext                           |
+|                  | with the prompt as query -> additionalContext (not when it is the block |
+|                  | the host already put before this prompt: headless Gemini's SessionStart)|
 | Stop             | (skipped when stop_hook_active) report + git head + changed paths ->  |
 |                  | task_outcome Source -> EXTRACT: the session's one working note, added |
 |                  | by its first turn and revised by the next ones (the manifest keeps its|
@@ -21,7 +23,7 @@
 A prompt the host wrote itself (Claude Code's `<system-reminder>` notifications of background
 subagents open a model turn as if the user spoke) is not the user's words: no instruction is
 read from it and no context is injected for it. The paths setup writes (.claude/, .codex/,
-.mcp.json) are never reported as changed.
+.gemini/, .mcp.json) are never reported as changed.
 
 A repository without a memory in the manifest gets no context; only a write that the server
 turns into a new memory (a working note, an explicit instruction) records one, after it
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -53,7 +56,7 @@ CONTEXT_BUDGET_BYTES = 8192
 FORGET_REASON = "user_requested"
 NOTE_KIND = "working_note"
 HOST_NOTIFICATION_PREFIXES = ("<system-reminder>", "<task-notification>")
-SETUP_DIRECTORIES = frozenset({".claude", ".codex"})
+SETUP_DIRECTORIES = frozenset({".claude", ".codex", ".gemini"})
 SETUP_MCP_FILE = ".mcp.json"
 SETUP_MCP_BACKUP = ".mcp.json.bak-"
 _TURN_NAMESPACE = uuid.UUID("6f1c2a0e-5d4b-4a8e-9c3f-2b7d1e0a9c41")
@@ -103,6 +106,8 @@ class HookRunner:
             if not memory_id:
                 return ""
             block = calls.prepare_context(memory_id, event.prompt, CONTEXT_BUDGET_BYTES).block
+        if block.strip() and block.strip() == event.shown.strip():
+            block = ""  # the host put this very block before the prompt already
         return "\n\n".join(part for part in ("\n".join(notes), block) if part)
 
     def _instruction(self, calls: Calls, event: HookEvent, repo: Repo) -> tuple[str, list[str]]:
@@ -194,14 +199,25 @@ class HookRunner:
 
 
 def _turn_key(event: HookEvent, report: str) -> str:
-    """The turn's identity: the host's turn id when it has one (Codex), else the report's hash
-    (Claude Code's Stop has no turn id; the same report twice is the same stop)."""
+    """The turn's identity: the host's turn id when it has one (Codex), else the hash of the
+    report and of the prompt when the host gives it (Gemini's AfterAgent does, Claude Code's Stop
+    does not): the same stop twice is the same turn, the same answer to another prompt is not."""
     if event.turn_id:
         return (
             f"turn:{event.agent_id}:{event.turn_id}" if event.agent_id else f"turn:{event.turn_id}"
         )
-    digest = hashlib.sha256(report.encode("utf-8")).hexdigest()[:32]
+    said = f"{event.prompt}\0{report}" if event.prompt else report
+    digest = hashlib.sha256(said.encode("utf-8")).hexdigest()[:32]
     return f"report:{event.agent_id}:{digest}" if event.agent_id else f"report:{digest}"
+
+
+def answer(event: HookEvent, context: str) -> str:
+    """The hook's stdout ("" when it has nothing to say): all three hosts read
+    hookSpecificOutput.additionalContext, named after the event as the host calls it."""
+    if not context or not event.answers:
+        return ""
+    output = {"hookEventName": event.host_event or event.name, "additionalContext": context}
+    return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False)
 
 
 def _working_note(response: pb.RememberResponse | None) -> str:

@@ -1,5 +1,6 @@
-"""The host half of `powercontext doctor`: hooks installed (and found on PATH), Codex's trust,
-the MCP entry answering with its tools, and the host's version against the tested ones."""
+"""The host half of `powercontext doctor`: hooks installed (and found on PATH), Codex's and
+Gemini CLI's trust, the MCP entry answering with its tools, and the host's version against the
+tested ones."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ from .jsonrpc import RpcFailed, StdioPeer
 TESTED_VERSIONS: Final[Mapping[str, tuple[str, ...]]] = {
     "claude": ("2.1.197", "2.1.332"),
     "codex": ("0.171.0",),
+    "gemini": ("0.61.0",),
 }
-HOST_COMMANDS: Final = {"claude": "claude", "codex": "codex"}
+HOST_COMMANDS: Final = {"claude": "claude", "codex": "codex", "gemini": "gemini"}
 MCP_TOOL: Final = "search_memory"
 
 
@@ -36,6 +38,10 @@ class HostContext:
 
     def codex_home(self) -> Path:
         return Path(self.environ.get("CODEX_HOME") or Path.home() / ".codex")
+
+    def gemini_dir(self) -> Path:
+        """The user's .gemini/ ($GEMINI_CLI_HOME/.gemini, else ~/.gemini)."""
+        return Path(self.environ.get("GEMINI_CLI_HOME") or Path.home()) / ".gemini"
 
 
 Check = Callable[[HostContext, "Path | None"], Finding]
@@ -100,14 +106,21 @@ def _hooks_finding(
     )
 
 
+def _claude_hook_files(host: HostContext, root: Path | None) -> list[Path]:
+    return [p / ".claude" / "settings.json" for p in (root, Path.home()) if p is not None]
+
+
+def _codex_hook_files(host: HostContext, root: Path | None) -> list[Path]:
+    return ([root / ".codex" / "hooks.json"] if root else []) + [host.codex_home() / "hooks.json"]
+
+
 def _claude_hooks(host: HostContext, root: Path | None) -> Finding:
-    candidates = [p for p in (root, Path.home()) if p is not None]
-    paths = [p / ".claude" / "settings.json" for p in candidates]
+    paths = _claude_hook_files(host, root)
     return _hooks_finding("claude", paths, settings.HOOK_EVENTS, "powercontext setup claude")[0]
 
 
 def _codex_hooks(host: HostContext, root: Path | None) -> Finding:
-    paths = ([root / ".codex" / "hooks.json"] if root else []) + [host.codex_home() / "hooks.json"]
+    paths = _codex_hook_files(host, root)
     finding, path = _hooks_finding(
         "codex", paths, settings.CODEX_HOOK_EVENTS, "powercontext setup codex"
     )
@@ -190,43 +203,123 @@ def _event_name(wire: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in parts if p)
 
 
+def _gemini_settings(host: HostContext, root: Path | None) -> list[Path]:
+    """Gemini's settings files setup writes, the project's first."""
+    project = [root / ".gemini" / "settings.json"] if root else []
+    return [*project, host.gemini_dir() / "settings.json"]
+
+
+def _gemini_hooks(host: HostContext, root: Path | None) -> Finding:
+    paths = _gemini_settings(host, root)
+    finding, path = _hooks_finding(
+        "gemini", paths, settings.GEMINI_HOOK_EVENTS, "powercontext setup gemini"
+    )
+    if not finding.ok or path is None:
+        return finding
+    commands = set(_hook_commands(path, "gemini").values()) | {settings.HOOK_NAME}
+    for candidate in paths:
+        data = _json(candidate)
+        config = data.get("hooksConfig")
+        disabled = config.get("disabled") if isinstance(config, dict) else None
+        named = sorted(commands & set(disabled)) if isinstance(disabled, list) else []
+        if settings.gemini_hooks_off(data) or named:
+            what = f"disables {', '.join(named)}" if named else "turns every hook off"
+            return Finding(
+                "hooks",
+                False,
+                f"{candidate} {what} (hooksConfig): Gemini runs none of ours",
+                f"remove it from hooksConfig in {candidate}",
+                HOOKS,
+            )
+    return finding
+
+
+def _gemini_trust(host: HostContext, root: Path | None) -> Finding:
+    """Gemini reads a project's .gemini/ and runs any hook only in a trusted folder (its
+    `security.folderTrust`, on by default; the user's choices in trustedFolders.json)."""
+    folder = root or host.path
+    if host.environ.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
+        return Finding(
+            "trust",
+            True,
+            "GEMINI_CLI_TRUST_WORKSPACE=true trusts every folder for this shell only",
+            warning=True,
+        )
+    user = _json(host.gemini_dir() / "settings.json")
+    security = user.get("security") if isinstance(user.get("security"), dict) else {}
+    folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
+    if isinstance(folder_trust, dict) and folder_trust.get("enabled") is False:
+        return Finding("trust", True, "Gemini's folder trust is off: every folder is trusted")
+    path = Path(
+        host.environ.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+        or host.gemini_dir() / "trustedFolders.json"
+    )
+    level = _gemini_trust_level(_json(path), folder)
+    if level in ("TRUST_FOLDER", "TRUST_PARENT"):
+        return Finding("trust", True, f"Gemini trusts {folder} ({path})")
+    said = "was told not to trust" if level == "DO_NOT_TRUST" else "does not trust"
+    return Finding(
+        "trust",
+        False,
+        f"Gemini {said} {folder}, so it ignores its .gemini/ and runs no hook there "
+        "(headless `gemini -p` refuses to start)",
+        f'start `gemini` in {folder} and choose "Trust folder" (or /permissions to change it)',
+        TRUST,
+    )
+
+
+def _gemini_trust_level(rules: Mapping[str, Any], folder: Path) -> str:
+    """The level of the longest rule covering `folder`, as Gemini picks it ("" when none): a
+    TRUST_PARENT rule covers its path's parent."""
+    target = os.path.realpath(folder)
+    best, level = -1, ""
+    for rule, value in rules.items():
+        base = os.path.dirname(rule) if value == "TRUST_PARENT" else rule
+        covered = os.path.realpath(base)
+        inside = target == covered or target.startswith(covered.rstrip(os.sep) + os.sep)
+        if inside and len(rule) > best:
+            best, level = len(rule), str(value)
+    return level
+
+
 # -- MCP -----------------------------------------------------------------------------------------
 
 
-def _claude_mcp(host: HostContext, root: Path | None) -> Finding:
-    if root is None:
-        return Finding("mcp", True, "not in a repository: see `claude mcp list`", warning=True)
-    try:
-        servers = json.loads((root / ".mcp.json").read_text(encoding="utf-8")).get("mcpServers", {})
-    except (OSError, ValueError, AttributeError):
-        servers = {}
-    entry = servers.get(settings.SERVER_NAME) if isinstance(servers, dict) else None
-    if not isinstance(entry, dict):
-        return Finding(
-            "mcp",
-            False,
-            f"{root / '.mcp.json'} has no powercontext server",
-            "run `powercontext setup claude`",
-            MCP,
-        )
-    return _mcp_answers(host, root, entry)
-
-
-def _codex_mcp(host: HostContext, root: Path | None) -> Finding:
-    for path in ([root / ".codex" / "config.toml"] if root else []) + [
-        host.codex_home() / "config.toml"
-    ]:
-        servers = _toml(path).get("mcp_servers", {})
+def _mcp_entry(name: str, host: HostContext, root: Path | None) -> Mapping[str, Any] | None:
+    """Our MCP server's entry in the host's files, the project's first (None: there is none)."""
+    if name == "claude":
+        found = [_json(root / ".mcp.json").get("mcpServers")] if root else []
+    elif name == "codex":
+        codex = ([root / ".codex"] if root else []) + [host.codex_home()]
+        found = [_toml(d / "config.toml").get("mcp_servers") for d in codex]
+    else:
+        found = [_json(p).get("mcpServers") for p in _gemini_settings(host, root)]
+    for servers in found:
         entry = servers.get(settings.SERVER_NAME) if isinstance(servers, dict) else None
         if isinstance(entry, dict):
-            return _mcp_answers(host, root or host.path, entry)
-    return Finding(
-        "mcp",
-        False,
-        "no powercontext MCP server in Codex's config.toml",
-        "run `powercontext setup codex`",
-        MCP,
-    )
+            return entry
+    return None
+
+
+MCP_MISSING: Final = {
+    "claude": ".mcp.json has no powercontext server",
+    "codex": "no powercontext MCP server in Codex's config.toml",
+    "gemini": "no powercontext MCP server in Gemini's settings.json",
+}
+
+
+def _mcp(name: str) -> Check:
+    def check(host: HostContext, root: Path | None) -> Finding:
+        if name == "claude" and root is None:
+            return Finding("mcp", True, "not in a repository: see `claude mcp list`", warning=True)
+        entry = _mcp_entry(name, host, root)
+        if entry is None:
+            where = f"{root}/" if name == "claude" and root else ""
+            fix = f"run `powercontext setup {name}`"
+            return Finding("mcp", False, where + MCP_MISSING[name], fix, MCP)
+        return _mcp_answers(host, root or host.path, entry)
+
+    return check
 
 
 def _mcp_answers(host: HostContext, cwd: Path, entry: Mapping[str, Any]) -> Finding:
@@ -308,6 +401,14 @@ def _version(name: str) -> Check:
     return check
 
 
+def _json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def _toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
@@ -316,6 +417,22 @@ def _toml(path: Path) -> dict[str, Any]:
 
 
 HOST_CHECKS: Final[Mapping[str, tuple[Check, ...]]] = {
-    "claude": (_claude_hooks, _claude_mcp, _version("claude")),
-    "codex": (_codex_hooks, _codex_trust, _codex_mcp, _version("codex")),
+    "claude": (_claude_hooks, _mcp("claude"), _version("claude")),
+    "codex": (_codex_hooks, _codex_trust, _mcp("codex"), _version("codex")),
+    "gemini": (_gemini_hooks, _gemini_trust, _mcp("gemini"), _version("gemini")),
 }
+HOOK_FILES: Final[Mapping[str, Callable[[HostContext, "Path | None"], list[Path]]]] = {
+    "claude": _claude_hook_files,
+    "codex": _codex_hook_files,
+    "gemini": _gemini_settings,
+}
+
+
+def set_up_hosts(host: HostContext, root: Path | None) -> tuple[str, ...]:
+    """The hosts whose files hold our hooks or our MCP server (what `doctor` with no host checks)."""
+    return tuple(
+        name
+        for name, files in HOOK_FILES.items()
+        if any(_hook_commands(path, name) for path in files(host, root))
+        or _mcp_entry(name, host, root) is not None
+    )

@@ -1,4 +1,5 @@
-"""`powercontext setup claude|codex`: merge our hooks and MCP server into the host's settings.
+"""`powercontext setup claude|codex|gemini`: merge our hooks and MCP server into the host's
+settings.
 
 | host   | --project (files a team commits)            | --user (the user's own files)        |
 |--------|---------------------------------------------|--------------------------------------|
@@ -6,18 +7,25 @@
 |        | `mcpServers.powercontext`                   | (MCP: `claude mcp add --scope user`) |
 | codex  | .codex/hooks.json, .codex/config.toml       | $CODEX_HOME (~/.codex)/hooks.json,   |
 |        | `[features] hooks`, `[mcp_servers.…]`       | config.toml                          |
+| gemini | .gemini/settings.json `hooks`,              | $GEMINI_CLI_HOME (~)/.gemini/        |
+|        | `mcpServers.powercontext`                   | settings.json, the same keys         |
 
 Project files hold the bare command `powercontext` (the host finds it on PATH) and no
 endpoint, so they are the same on every machine: the endpoint setup is given is recorded for
 the repository in the user's runtime manifest (manifest.py), where the hooks and the MCP
 bridge read it. User files may hold this machine's absolute path and the endpoint.
 
-Both hosts get hooks for SessionStart (it fires again after a compaction, source "compact"),
-UserPromptSubmit and Stop. Codex: `[features] hooks = true` (the deprecated `codex_hooks` key
-is removed); the MCP server gets the POWERCONTEXT_* variables through `env_vars` (Codex passes
-an MCP server only a whitelist of the environment otherwise). Codex runs a project's `.codex/`
-only in a trusted project, and a hook only once the user trusted it: setup says so, and never
-trusts on the user's behalf.
+Claude Code and Codex get hooks for SessionStart (it fires again after a compaction, source
+"compact"), UserPromptSubmit and Stop; Gemini CLI for its SessionStart, BeforeAgent and
+AfterAgent, the same three moments (events.GEMINI_EVENTS), with a timeout in milliseconds and
+the hook name `powercontext` (what Gemini's /hooks commands and its new-hook warning show).
+Gemini needs no flag (hooks are on unless `hooksConfig.enabled` is false, which setup reports
+and leaves to the user). Gemini reads a project's .gemini/ only in a folder the user trusted:
+setup says so, and never trusts on the user's behalf. Codex: `[features] hooks = true` (the
+deprecated `codex_hooks` key is removed); the MCP server gets the POWERCONTEXT_* variables
+through `env_vars` (Codex passes an MCP server only a whitelist of the environment otherwise).
+Codex runs a project's `.codex/` only in a trusted project, and a hook only once the user
+trusted it: setup says so, and never trusts on the user's behalf.
 
 Merging keeps everything else: our hooks and MCP entry are recognised (a command running
 `powercontext … hook HOST`, a server running `powercontext mcp`) and brought up to date in
@@ -44,12 +52,17 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import InlineTable
 
+from .events import GEMINI_EVENTS
+
 # The events whose hook does something (runtime/hooks.py), the same in both hosts: SessionStart
 # fires again after a compaction (source "compact"), which re-injects the context. A hook on any
 # other event would only cost a process per event; setup removes ours from those.
 HOOK_EVENTS: Final = ("SessionStart", "UserPromptSubmit", "Stop")
 CODEX_HOOK_EVENTS: Final = HOOK_EVENTS
+GEMINI_HOOK_EVENTS: Final = tuple(GEMINI_EVENTS)
 HOOK_TIMEOUT_SECONDS: Final = 10  # the hook itself gives up after 2 s
+GEMINI_HOOK_TIMEOUT_MS: Final = HOOK_TIMEOUT_SECONDS * 1000  # Gemini reads milliseconds
+HOOK_NAME: Final = "powercontext"
 SERVER_NAME: Final = "powercontext"
 PROGRAM: Final = "powercontext"  # what project files run: found on PATH
 # What the MCP server needs of the user's environment (Codex forwards only what is named).
@@ -154,11 +167,17 @@ def _dump_json(data: dict[str, Any]) -> str:
 
 
 def merge_hooks(
-    settings: dict[str, Any], events: tuple[str, ...], command_line: str, host: str
+    settings: dict[str, Any],
+    events: tuple[str, ...],
+    command_line: str,
+    host: str,
+    *,
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """Each of `events` runs `command_line` once: our existing hook is updated in place, else a
-    group {"hooks": [{"type": "command", "command": …}]} is added. Our hooks on other events
-    (an older setup's) are removed; nobody else's are touched."""
+    group {"hooks": [{"type": "command", "command": …, "timeout": …, **extra}]} is added. Our
+    hooks on other events (an older setup's) are removed; nobody else's are touched."""
+    extra = extra if extra is not None else {"timeout": HOOK_TIMEOUT_SECONDS}
     hooks = settings.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise SetupError('"hooks" is not an object')
@@ -178,17 +197,7 @@ def merge_hooks(
         for hook in ours:
             hook["command"] = command_line
         if not ours:
-            groups.append(
-                {
-                    "hooks": [
-                        {
-                            "type": "command",
-                            "command": command_line,
-                            "timeout": HOOK_TIMEOUT_SECONDS,
-                        }
-                    ]
-                }
-            )
+            groups.append({"hooks": [{"type": "command", "command": command_line, **extra}]})
 
 
 def _drop_ours(hooks: dict[str, Any], event: str, host: str) -> None:
@@ -213,13 +222,18 @@ def _is_our_hook(hook: object, host: str) -> bool:
     return isinstance(hook, dict) and runs_our_hook(hook.get("command"), host)
 
 
-def merge_mcp_json(settings: dict[str, Any], program: str, args: list[str]) -> None:
+def merge_mcp_json(
+    settings: dict[str, Any], program: str, args: list[str], *, typed: bool = True
+) -> None:
+    """`mcpServers.powercontext` runs `program args`; `typed`: with "type": "stdio" (.mcp.json;
+    Gemini's entries have no type for stdio)."""
     servers = settings.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
         raise SetupError('"mcpServers" is not an object')
     current = servers.get(SERVER_NAME)
     if current is None or is_our_server(current):
-        servers[SERVER_NAME] = {"type": "stdio", "command": program, "args": args}
+        kind = {"type": "stdio"} if typed else {}
+        servers[SERVER_NAME] = {**kind, "command": program, "args": args}
 
 
 def merge_codex_toml(text: str, program: str, args: list[str]) -> str:
@@ -317,6 +331,62 @@ def codex_trust_advice(project: Path | None) -> list[str]:
             "codex asks whether to trust this folder."
         )
     lines.append("`powercontext doctor codex` checks both.")
+    return lines
+
+
+def setup_gemini(
+    *, project: Path | None, gemini_home: Path, program: str, endpoint: str | None = None
+) -> list[Change]:
+    """gemini_home: where Gemini keeps the user's .gemini/ ($GEMINI_CLI_HOME, else ~)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    extra = ["--endpoint", endpoint] if endpoint and project is None else []
+    path = (project if project is not None else gemini_home) / ".gemini" / "settings.json"
+    settings = _load_json(path)
+    hook = {"name": HOOK_NAME, "timeout": GEMINI_HOOK_TIMEOUT_MS}
+    merge_hooks(
+        settings,
+        GEMINI_HOOK_EVENTS,
+        command(program, "hook", "gemini", *extra),
+        "gemini",
+        extra=hook,
+    )
+    merge_mcp_json(settings, program, ["mcp", *extra], typed=False)
+    return [_write(path, _dump_json(settings), stamp)]
+
+
+def gemini_hooks_off(settings: object) -> bool:
+    """Whether a Gemini settings object turns every hook off (`hooksConfig.enabled: false`)."""
+    config = settings.get("hooksConfig") if isinstance(settings, dict) else None
+    return isinstance(config, dict) and config.get("enabled") is False
+
+
+def gemini_advice(project: Path | None, gemini_home: Path) -> list[str]:
+    """What the user does once before Gemini runs these hooks (setup never does it for them)."""
+    where = f"in {project}" if project is not None else "in each repository you use it in"
+    lines = [
+        "Gemini CLI runs hooks (and reads a project's .gemini/) only in a folder you trusted, "
+        f"and headless `gemini -p` refuses to start in any other: start `gemini` {where} once "
+        'and choose "Trust folder".'
+    ]
+    if project is not None:
+        lines.append(
+            "Its first session there then lists the powercontext hooks once, as Gemini does "
+            "for every new project hook: they are ours."
+        )
+    files = [gemini_home / ".gemini" / "settings.json"]
+    if project is not None:
+        files.insert(0, project / ".gemini" / "settings.json")
+    for path in files:
+        try:
+            off = gemini_hooks_off(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            off = False
+        if off:
+            lines.append(
+                f"warning: {path} turns every hook off (hooksConfig.enabled: false): remove "
+                "it, or Gemini runs none of ours"
+            )
+    lines.append("`powercontext doctor gemini` checks it.")
     return lines
 
 
