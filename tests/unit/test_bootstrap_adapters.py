@@ -492,11 +492,196 @@ def test_bootstrap_reads_the_new_evidence_files() -> None:
     assert media_type("Justfile") == "text/x-just"
 
 
+def test_a_build_backend_is_named_by_its_dotted_path_or_its_requirement() -> None:
+    def backend(requires: str, module: str) -> list[str]:
+        text = f'[build-system]\nrequires = [{requires}]\nbuild-backend = "{module}"\n'
+        return [c.text for c in pyproject.derive(source("pyproject.toml", text))]
+
+    # `pdm` is both pdm-pep517 and its successor pdm-backend: the first part names neither.
+    assert backend('"pdm-pep517>=1"', "pdm.pep517.api") == [
+        "The package is built with pdm-pep517 (build backend pdm.pep517.api)."
+    ]
+    assert backend('"pdm-backend"', "pdm.backend") == [
+        "The package is built with pdm-backend (build backend pdm.backend)."
+    ]
+    assert backend("", "poetry.masonry.api") == [
+        "The package is built with Poetry (build backend poetry.masonry.api)."
+    ]
+    # Unknown: the requirement that provides the module names it, else nothing does.
+    assert backend('"foo-bar>=2"', "foo_bar.api") == [
+        "The package is built with foo-bar (build backend foo_bar.api)."
+    ]
+    assert backend('"x"', "mystery.backend") == [
+        "The package is built with the build backend mystery.backend."
+    ]
+
+
+RELEASE_MAKEFILE = """\
+H1="\\n\\033[0;32m\\#\\#\\# "
+H1END=" \\#\\#\\# \\033[0m\\n"
+
+test:
+\t@echo $(H1)Running tests$(H1END)
+\tvenv/bin/python -m pytest
+
+twine-check:
+\ttwine check dist/*
+
+###############
+# Publishing to PyPI
+###############
+
+build:
+\tpython -m build
+
+###############
+# Homebrew
+###############
+
+brew-test:
+\tbrew uninstall x
+\tbrew install --build-from-source ./x.rb
+deps-install:
+\tsudo apt-get install -y libffi-dev
+"""
+
+
+def test_release_sections_publishing_tools_and_system_packages_are_not_tasks() -> None:
+    found = by_topic(build_targets.derive(source("Makefile", RELEASE_MAKEFILE)))
+    # The echo's quoted ANSI escape holds a `;` that splits nothing: the line only prints.
+    assert found == {"make:test": "`make test` runs `venv/bin/python -m pytest`."}
+    # Outside a release section `build` is a task; twine publishes, brew / apt provision.
+    found = by_topic(build_targets.derive(source("Makefile", "build:\n\tpython -m build\n")))
+    assert found == {"make:build": "`make build` runs `python -m build`."}
+    agents = source("AGENTS.md", "- Run `make brew-test` after changing the formula.\n")
+    makefile = source("Makefile", RELEASE_MAKEFILE)
+    named = by_topic(build_targets.derive(makefile, [makefile, agents]))
+    assert "make:brew-test" in named and "make:build" not in named  # a release, even named
+
+
+def test_qa_and_aggregates_of_task_words_are_tasks() -> None:
+    makefile = source(
+        "Makefile",
+        "qa: lint test\nlint:\n\truff check .\ntest:\n\tpytest\n"
+        "pr: lint test\n\t@echo done\nnotes: changelog authors\n"
+        "changelog:\n\ttowncrier build\nauthors:\n\tpython authors.py\n",
+    )
+    found = by_topic(build_targets.derive(makefile))
+    assert found["make:qa"] == "`make qa` runs first `make lint`, `make test`."
+    assert found["make:pr"] == "`make pr` runs first `make lint`, `make test`."
+    assert "make:notes" not in found  # an aggregate of tasks that are no task words
+
+
+def test_just_string_variables_are_expanded_and_parameters_kept() -> None:
+    justfile = source(
+        "justfile",
+        'prek := "prek run --all-files"\nconfig := "--config-file=docs/mkdocs.yml"\n\n'
+        "# Lint\nlint:\n    uv run {{ prek }} --skip mypy\n\n"
+        "# Build the docs\ndocs-build *args:\n    uv run mkdocs build {{ config }} {{args}}\n",
+    )
+    assert by_topic(build_targets.derive(justfile)) == {
+        "just:lint": "`just lint` (Lint) runs `uv run prek run --all-files --skip mypy`.",
+        "just:docs-build": "`just docs-build` (Build the docs) runs "
+        "`uv run mkdocs build --config-file=docs/mkdocs.yml {{args}}`.",
+    }
+
+
+def test_nox_starred_arguments_from_a_list_or_a_helper_returning_one() -> None:
+    noxfile = source(
+        "noxfile.py",
+        "import nox\n\n"
+        "def sphinx(kind):\n"
+        '    return ["sphinx-build", "-W", "-b", kind, "docs", "docs/_build/" + kind]\n\n'
+        "@nox.session\ndef docs(session):\n"
+        '    session.run(*sphinx("html"))\n    session.run(*sphinx("man"))\n\n'
+        "@nox.session\ndef tests(session):\n"
+        '    args = ["pytest", "-x"]\n    session.run(*args, *session.posargs)\n',
+    )
+    assert by_topic(build_targets.derive(noxfile)) == {
+        # computed words stay "…"; the two calls read the same and are told once
+        "nox:docs": "`nox -s docs` runs `sphinx-build -W -b … docs …`.",
+        "nox:tests": "`nox -s tests` runs `pytest -x …`.",
+    }
+
+
+def test_commands_introduced_by_hard_wrapped_lead_ins_and_bare_items() -> None:
+    found = rules(
+        "Running a specific test with the environment activated is as easy as:\n"
+        "`py.test tests -k test_name`\n\n"
+        "This is useful for running specific tests. The easiest way to set this up\n"
+        "is to run:\n\n1. `tox -e venv`\n2. `. venv/bin/activate`\n\n"
+        "After you have activated your virtual environment, you\n"
+        "can run specific tests from the terminal:\n\n"
+        "```bash\n$ python -m pytest tests/test_x.py\n```\n\n"
+        "Install the rest with:\n\n- `uv sync`\n- `make docs`\n- `make lint`\n- `make test`\n"
+    )
+    assert found == {
+        "Running a specific test with the environment activated is as easy as: "
+        "`py.test tests -k test_name`": "preference",
+        "This is useful for running specific tests. The easiest way to set this up is to run: "
+        "`tox -e venv`; `. venv/bin/activate`": "preference",
+        "After you have activated your virtual environment, you can run specific tests from "
+        "the terminal: `python -m pytest tests/test_x.py`": "preference",
+    }  # four bare items are a list, not the lead-in's commands
+
+
+def test_a_lead_in_whose_commands_set_up_a_persons_checkout_is_refused() -> None:
+    found = rules(
+        "Clone the repository:\n\n```bash\ngit clone https://example.org/x.git\n```\n\n"
+        "Add the fork as a remote:\n\n```bash\ngit remote add fork https://e.org/me/x.git\n```\n\n"
+        "Install them as:\n\n```bash\nsudo apt install libffi-dev\n```\n\n"
+        "Once you have Textual installed, run the demo:\n\n```bash\npython -m textual\n```\n"
+    )
+    # A condition ("once you have X installed") is no setup step: the commands decide.
+    assert found == {
+        "Once you have Textual installed, run the demo: `python -m textual`": "preference"
+    }
+
+
+def test_softened_imperatives_and_introductions_without_a_comma() -> None:
+    found = rules(
+        "With the environment activated simply run `pre-commit install`.\n\n"
+        "Please add tests for any new features and bug fixes.\n\n"
+        "With great power comes great responsibility.\n"
+    )
+    assert found == {
+        "With the environment activated simply run `pre-commit install`.": "preference",
+        "Please add tests for any new features and bug fixes.": "preference",
+    }
+
+
+def test_definitions_relative_clauses_and_pull_request_intake_are_no_rules() -> None:
+    found = rules(
+        "1. **Build System** (`src/x/builders/`): PEP 517 build front-end for wheels\n"
+        "- `misc`: Miscellaneous changes that don't fit any other category\n"
+        "- Functions that don't return should be annotated with `-> None`\n"
+        "- **Documentation** — Typo fixes are always welcome as PRs.\n"
+        "- **Reference an issue you're assigned to.** Every PR must reference a tracked issue.\n"
+        "- **If your PR was auto-closed, don't open a new one.**\n"
+        "- Never commit `.env` files.\n\n"
+        "## What we'll close without review\n\n"
+        "- Don't reference an issue or address a self-evident bug\n"
+    )
+    assert found == {
+        "Functions that don't return should be annotated with `-> None`": "preference",
+        "Never commit `.env` files.": "constraint",
+    }
+
+
+def test_what_looks_like_a_command() -> None:
+    from powercontext_memory.candidates.commands import looks_like_command
+
+    assert looks_like_command("py.test tests -k x")
+    assert looks_like_command(". venv/bin/activate")
+    assert not looks_like_command("self.x = 1")
+    assert not looks_like_command(". a b")
+
+
 def test_the_tuning_set_scores_what_docs_bootstrap_md_reports() -> None:
     from bench.bootstrap import run
 
     total = run(["tuning"])["tuning"]
     assert total.false == 0
-    assert (total.core_found, total.core_total) == (98, 98)
-    assert (total.entries, total.noise) == (309, 10)
+    assert (total.core_found, total.core_total) == (136, 136)
+    assert (total.entries, total.noise) == (426, 14)
     assert total.noise_share <= 0.05

@@ -1,7 +1,9 @@
 """Lead-ins of a rules file: a sentence ending with ":" and the block it introduces.
 
-- followed by a short shell code block, the lead-in and its commands are one rule ("Ensure
-  tests pass: `uv run pytest`");
+- followed by a short shell code block, or by list items that are each a bare command in a
+  code span (1. `tox -e venv` 2. `. venv/bin/activate`), the lead-in and its commands are one
+  rule ("Ensure tests pass: `uv run pytest`"); so is a hard-wrapped paragraph whose lines after
+  the one ending with ":" hold only such commands ("… is as easy as:\n`py.test tests -k x`");
 - stating an obligation ("All changes need to:", "Every PR must:"), each list item after it
   completes the sentence and is one rule with it ("All changes need to: have tests …");
 - otherwise the sentence ending with ":" is a fragment and no rule on its own.
@@ -10,13 +12,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Final
 
-from .commands import looks_like_command
+from .commands import CODE_SPAN, looks_like_command
 from .markdown_blocks import Block
 from .text import one_line
 
 MAX_LEAD_IN_COMMANDS: Final = 3
+# A lead-in longer than this is quoted from its last sentence, the one ending with ":".
+MAX_LEAD_IN_CHARS: Final = 240
+_BARE_SPAN: Final = re.compile(r"^`([^`]+)`[.;,]?$")
+_SPANS_ONLY: Final = re.compile(r"^(?:`[^`]+`[.;,]?\s*)+$")
 # A lead-in sentence that obliges the reader; its list items say to what.
 OBLIGATION_CONSTRAINT: Final = re.compile(
     r"\b(?:must|shall|needs? to|ha(?:ve|s) to|(?:is|are) required to)\b", re.IGNORECASE
@@ -46,6 +53,46 @@ def short_script(block: Block | None) -> list[str]:
     if len(commands) > MAX_LEAD_IN_COMMANDS or not all(map(looks_like_command, commands)):
         return []  # a long script, or output (a file listing) rather than commands
     return commands
+
+
+def commands_after(found: Sequence[Block], i: int) -> tuple[list[str], int]:
+    """The commands the lead-in found[i] introduces and how many blocks after it hold them: a
+    short shell code block, or up to MAX_LEAD_IN_COMMANDS list items that are each a bare
+    command in a code span; ([], 0) when it introduces anything else."""
+    script = short_script(found[i + 1] if i + 1 < len(found) else None)
+    if script:
+        return script, 1
+    items: list[str] = []
+    for block in found[i + 1 :]:
+        bare = _BARE_SPAN.match(block.text) if block.kind == "item" else None
+        if bare is None:
+            break
+        items.append(one_line(bare.group(1)))
+    if not items or len(items) > MAX_LEAD_IN_COMMANDS:
+        return [], 0
+    return (items, len(items)) if all(map(looks_like_command, items)) else ([], 0)
+
+
+def inline_commands(block: Block) -> tuple[str, list[str]] | None:
+    """(lead-in, commands) of a hard-wrapped paragraph whose lines after the last one ending
+    with ":" are only commands in code spans, else None."""
+    lines = block.lines
+    ends = [k for k in range(len(lines) - 1) if is_lead_in(lines[k])]
+    if block.kind != "paragraph" or not ends:
+        return None
+    rest = lines[ends[-1] + 1 :]
+    if not all(_SPANS_ONLY.match(line) for line in rest):
+        return None
+    spans = [one_line(c) for line in rest for c in CODE_SPAN.findall(line)]
+    if len(spans) > MAX_LEAD_IN_COMMANDS or not all(map(looks_like_command, spans)):
+        return None
+    return one_line(" ".join(lines[: ends[-1] + 1])), spans
+
+
+def quoted(lead: str, commands: Sequence[str]) -> str:
+    """The rule: the lead-in (its last sentence when long) and its commands in code spans."""
+    text = lead if len(lead) <= MAX_LEAD_IN_CHARS else last_sentence(lead)
+    return f"{text} " + "; ".join(f"`{c}`" for c in commands)
 
 
 def obligation(line: str) -> str | None:

@@ -6,9 +6,10 @@ Pure: the same source (and the same sibling sources of the operation) always der
 texts, in English, one candidate per topic, each citing exactly the sources that support it.
 The package manager is the one the sources evidence: its [tool.X] table or its lock file sent
 as a source (uv.lock, poetry.lock, pdm.lock) first, else its command in a build file or a
-rules file. A tool is named with the role the file states, never one it does not ("Ruff
-(lint)" for a [tool.ruff.lint] table; "format" only with a [tool.ruff.format] table), and
-with a few settings that matter (SETTINGS), never a dump of its table.
+rules file. The build backend is named by the distribution that provides it (build_backend).
+A tool is named with the role the file states, never one it does not ("Ruff (lint)" for a
+[tool.ruff.lint] table; "format" only with a [tool.ruff.format] table), and with a few
+settings that matter (SETTINGS), never a dump of its table.
 """
 
 from __future__ import annotations
@@ -19,22 +20,10 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..domain.models import Source
-from . import build_targets, pyproject_tasks
+from . import build_backend, build_targets, pyproject_tasks
 from .port import Candidate
 from .settings import plain, pytest_settings, value
 from .sources import AGENT_RULES, PYPROJECT, file_format, repo_path, text_of
-
-BACKENDS: Final = {
-    "hatchling": "Hatchling",
-    "setuptools": "setuptools",
-    "poetry": "poetry-core",
-    "pdm": "pdm-backend",
-    "flit_core": "Flit",
-    "maturin": "maturin",
-    "mesonpy": "meson-python",
-    "scikit_build_core": "scikit-build-core",
-    "uv_build": "uv_build",
-}
 
 # name, its [tool.X] key (Hatch: an environment of its own), its lock file, its command in a
 # build file, its mention in a rules file (prose written about this repository).
@@ -101,9 +90,8 @@ def derive(source: Source, siblings: Sequence[Source] = ()) -> list[Candidate]:
 
     backend = _get(data, "build-system", "build-backend")
     if isinstance(backend, str) and backend.strip():
-        module = backend.strip().split(".")[0].split(":")[0]
-        name = BACKENDS.get(module, module)
-        fact("build-backend", f"The package is built with {name} (build backend {backend}).")
+        requires = _get(data, "build-system", "requires")
+        fact("build-backend", build_backend.sentence(backend, requires))
     manager = _package_manager(data, source, siblings)
     if manager is not None:
         name, evidence = manager

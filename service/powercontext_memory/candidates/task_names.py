@@ -18,7 +18,7 @@ RELEVANT: Final = frozenset(
         "typechecking", "types", "typing", "mypy", "pyright", "ci", "coverage", "cov", "cover",
         "verify", "bench", "benchmark", "benchmarks", "e2e", "unit", "integration", "style",
         "validate", "all", "default", "dist", "package", "serve", "dev", "install", "setup",
-        "sync", "init", "fix", "black", "ruff", "isort", "flake8", "pylint", "prettier",
+        "sync", "init", "fix", "qa", "black", "ruff", "isort", "flake8", "pylint", "prettier",
         "eslint", "pytest",
     }
 )  # fmt: skip
@@ -50,6 +50,14 @@ def relevant(name: str) -> bool:
 def publishes(name: str) -> bool:
     """A deploy/publish/release task (`deploy-docs`)."""
     return any(part in RELEASE for part in parts(name))
+
+
+_RELEASE_TITLE: Final = re.compile(r"\b(?:publish|releas|deploy|upload)\w*", re.IGNORECASE)
+
+
+def release_section(title: str) -> bool:
+    """A file section about releasing ("Publishing to PyPI", "Release"): its tasks release."""
+    return bool(_RELEASE_TITLE.search(title))
 
 
 def housekeeping(name: str) -> bool:

@@ -1,13 +1,15 @@
 """Tasks of a task runner (make, just, npm, tox, nox, poe, hatch, pdm, taskipy): which ones an
 agent should know, and one English line each saying what it runs.
 
-select() keeps a task when its name is a build / test / lint ... task (task_names) or a rules
-file of the operation names it (`make snapshots-fix` in AGENTS.md); it leaves out private
-tasks (`_x`), releases, shell plumbing (recipes that only rm, mkdir, echo, cd ...), and unless
-a rules file names them: housekeeping (`clean`, `coverage-reset`), recipes for a person or a
-machine (they open a viewer, or pipe a download into a shell), the steps of one other task
-named after it (`tests-parallel` of `tests`) and the argument variants of another task
-(`integration-tests-nightly` of `integration-tests`).
+select() keeps a task when its name is a build / test / lint ... task (task_names), when it
+only runs two or more such tasks (`qa: check test`), or when a rules file of the operation
+names it (`make snapshots-fix` in AGENTS.md); it leaves out private tasks (`_x`), releases (by
+name, by the file section they sit in, or because they run a publishing tool such as twine),
+shell plumbing (recipes that only rm, mkdir, echo, cd ...; a `;` inside quotes splits nothing),
+and unless a rules file names them: housekeeping (`clean`, `coverage-reset`), recipes for a
+person or a machine (they open a viewer, pipe a download into a shell or install system
+packages), the steps of one other task named after it (`tests-parallel` of `tests`) and the
+argument variants of another task (`integration-tests-nightly` of `integration-tests`).
 text() quotes the commands as written; calls of sibling tasks are named as such.
 """
 
@@ -19,8 +21,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..domain.models import Source
+from .shell import statements
 from .sources import AGENT_RULES, file_format, text_of
-from .task_names import housekeeping, is_compound, parts, publishes, relevant
+from .task_names import housekeeping, is_compound, parts, publishes, release_section, relevant
 from .text import clip, join_bounded, one_line
 
 # Programs whose lines only move files or print: a recipe made of nothing else is plumbing.
@@ -35,7 +38,6 @@ MAX_TASKS: Final = 24
 MAX_LINES: Final = 6
 MAX_TEXT: Final = 600
 MAX_DOC: Final = 160
-_SEGMENTS: Final = re.compile(r"\s*(?:&&|\|\||;|\|)\s*")
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
 # How a rules file names a task: the runner's command, then the task name.
 MENTION: Final = re.compile(
@@ -52,6 +54,7 @@ class Task:
     deps: tuple[str, ...] = ()
     commands: tuple[str, ...] = ()
     doc: str = ""
+    section: str = ""  # the title of the file section it is in ("Publishing to PyPI")
 
 
 @dataclass(frozen=True)
@@ -92,19 +95,37 @@ def mentioned(runner: str, siblings: Sequence[Source]) -> frozenset[str]:
 
 def is_plumbing(line: str) -> bool:
     """Every statement of the line runs a file-moving or printing program (or is empty)."""
-    for segment in _SEGMENTS.split(line.strip()):
+    for segment in statements(line):
         words = [w for w in segment.split() if not _ASSIGNMENT.fullmatch(w)]
         if words and words[0].lstrip("@-") not in PLUMBING:
             return False
     return True
 
 
-# An agent runs tasks unattended: a recipe that opens a viewer for a person to look at, or
-# pipes a download into a shell to provision the machine (CI, a hosting platform), is not its.
+# An agent runs tasks unattended: a recipe that opens a viewer for a person to look at, pipes
+# a download into a shell or (un)installs system packages to provision the machine (CI, a
+# hosting platform, a Homebrew formula's test), is not its.
 _FOR_A_PERSON: Final = re.compile(
     r"(?:^|[;&|(]\s*)(?:open|xdg-open)\s|\$[({]BROWSER[)}]|\bwebbrowser\b|"
-    r"\b(?:curl|wget)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
+    r"\b(?:curl|wget)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|"
+    r"(?:^|[;&|(]\s*)(?:sudo\s+)?(?:brew|apt|apt-get|dnf|yum|pacman|port|choco|winget)\s+"
+    r"(?:-\S+\s+)*(?:un)?install\b"
 )
+
+
+# A publishing tool: a recipe that runs it is a step of a release, whatever its name.
+_PUBLISHING: Final = re.compile(
+    r"\btwine\s|\b(?:uv|poetry|flit|hatch|pdm|npm)\s+publish\b|\bgh\s+release\b"
+)
+
+
+def releases(task: Task) -> bool:
+    """The task publishes: its name, its file section or a publishing tool it runs says so."""
+    return (
+        publishes(task.name)
+        or release_section(task.section)
+        or any(_PUBLISHING.search(line) for line in task.commands)
+    )
 
 
 def for_a_person(task: Task) -> bool:
@@ -134,6 +155,17 @@ def select(
             )
         return plumbing[task.name]
 
+    def aggregate(task: Task) -> bool:
+        """Runs nothing of its own but two or more build / test / lint ... tasks (`qa: check
+        test`): a task to know whatever its name."""
+        inner = [by_name[d] for d in (*task.deps, *calls(task)) if d in by_name]
+        own = [line for line in task.commands if not call.search(line)]
+        return (
+            len(inner) >= 2
+            and all(is_plumbing(line) for line in own)
+            and all(relevant(d.name) and not releases(d) for d in inner)
+        )
+
     parents: dict[str, set[str]] = {}
     for task in tasks:
         for child in (*task.deps, *calls(task)):
@@ -142,8 +174,8 @@ def select(
         t
         for t in tasks
         if not t.name.startswith(("_", "."))
-        and not publishes(t.name)
-        and (t.name in named or relevant(t.name) or not t.name)
+        and not releases(t)
+        and (t.name in named or relevant(t.name) or not t.name or aggregate(t))
         and (t.name in named or not (housekeeping(t.name) or for_a_person(t)))
         and (t.commands or t.deps)  # a description alone runs nothing
         and not only_plumbing(t)
@@ -203,7 +235,7 @@ def _lines(task: Task, runner: Runner, by_name: dict[str, Task]) -> list[str]:
     out: list[str] = []
     for line in task.commands:
         called = [n for n in runner.call.findall(line) if n in by_name]
-        if called and len(_SEGMENTS.split(line)) > 2:
+        if called and len(statements(line)) > 2:
             out.extend(f"{runner.command} {n}" for n in called)
         elif not is_plumbing(line) and line.replace("…", "").strip():
             out.append(_MAKE_VAR.sub("make", line))
