@@ -163,7 +163,10 @@ def _gemini_home() -> Path:
 
 def doctor_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "hosts", nargs="*", metavar="HOST", help="claude, codex and/or gemini (default: the ones set up here)"
+        "hosts",
+        nargs="*",
+        metavar="HOST",
+        help="claude, codex and/or gemini (default: the ones set up here)",
     )
     parser.add_argument("--path", default=".", help="a directory in the repository")
 

@@ -1,5 +1,5 @@
-"""`powercontext doctor [claude|codex|gemini]`: what stands between this repository and a memory that
-works inside the agent host, each finding with its fix.
+"""`powercontext doctor [claude|codex|gemini]`: what stands between this repository and a
+memory that works inside the agent host, each finding with its fix.
 
 | class (exit code) | checks                                                                |
 |-------------------|-----------------------------------------------------------------------|

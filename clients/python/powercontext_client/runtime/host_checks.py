@@ -44,7 +44,7 @@ class HostContext:
         return Path(self.environ.get("GEMINI_CLI_HOME") or Path.home()) / ".gemini"
 
 
-Check = Callable[[HostContext, "Path | None"], Finding]
+Check = Callable[[HostContext, Path | None], Finding]
 
 
 # -- hooks ---------------------------------------------------------------------------------------
@@ -421,7 +421,7 @@ HOST_CHECKS: Final[Mapping[str, tuple[Check, ...]]] = {
     "codex": (_codex_hooks, _codex_trust, _mcp("codex"), _version("codex")),
     "gemini": (_gemini_hooks, _gemini_trust, _mcp("gemini"), _version("gemini")),
 }
-HOOK_FILES: Final[Mapping[str, Callable[[HostContext, "Path | None"], list[Path]]]] = {
+HOOK_FILES: Final[Mapping[str, Callable[[HostContext, Path | None], list[Path]]]] = {
     "claude": _claude_hook_files,
     "codex": _codex_hook_files,
     "gemini": _gemini_settings,
@@ -429,7 +429,7 @@ HOOK_FILES: Final[Mapping[str, Callable[[HostContext, "Path | None"], list[Path]
 
 
 def set_up_hosts(host: HostContext, root: Path | None) -> tuple[str, ...]:
-    """The hosts whose files hold our hooks or our MCP server (what `doctor` with no host checks)."""
+    """The hosts whose files hold our hooks or our MCP server: what `doctor` checks by default."""
     return tuple(
         name
         for name, files in HOOK_FILES.items()
