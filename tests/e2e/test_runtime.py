@@ -29,24 +29,16 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_client import Client, citation, ref
 
+from ..hosts import demo_repo
+from ..hosts.demo_repo import committed_repo, git
 from ..serving import CLIENT_COMMAND, Served, serve_process, server_env
 
 HOOKS = Path(__file__).resolve().parents[1] / "data" / "hooks"
-AGENTS_MD = """# Working on demo
-
-- This project uses uv to manage dependencies and Hatchling to build.
-- Always run `make test` for code changes and `make check` before review.
-- Never edit site/: it is generated output.
-"""
-PYPROJECT = """[build-system]
-requires = ["hatchling"]
-build-backend = "hatchling.build"
-
-[project]
-name = "demo"
-version = "0.1.0"
-requires-python = ">=3.11"
-
+# The hosts' demo repository (its AGENTS.md, pyproject.toml and Makefile), and more of a uv
+# project: what the worked example's sync and context steps read.
+PYPROJECT = (
+    demo_repo.PYPROJECT
+    + """
 [dependency-groups]
 dev = ["pytest>=8", "ruff>=0.6"]
 
@@ -56,16 +48,14 @@ package = true
 [tool.pytest.ini_options]
 testpaths = ["tests"]
 """
-MAKEFILE = """test:
-\tuv run pytest
-
-check:
-\tuv run ruff check .
-\tuv run pytest
-
+)
+MAKEFILE = (
+    demo_repo.MAKEFILE
+    + """
 docs-test:
 \tuv run pytest docs
 """
+)
 REVISE_PROMPT = "改文档时不用跑完整 make test，优先跑 make docs-test。"
 FORGET_PROMPT = "site/ 那条不要记了"
 
@@ -77,23 +67,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield running
 
 
-def _git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
 def make_repo(path: Path) -> Path:
-    path.mkdir(parents=True)
-    _git(path, "init", "-q", "-b", "main")
-    _git(path, "config", "user.email", "dev@example.com")
-    _git(path, "config", "user.name", "Dev")
-    (path / "AGENTS.md").write_text(AGENTS_MD)
-    (path / "pyproject.toml").write_text(PYPROJECT)
-    (path / "Makefile").write_text(MAKEFILE)
-    (path / "app.py").write_text("print('hello')\n")
-    _git(path, "add", "-A")
-    _git(path, "commit", "-q", "-m", "initial layout")
-    return path
+    files = {"AGENTS.md": demo_repo.AGENTS_MD, "pyproject.toml": PYPROJECT, "Makefile": MAKEFILE}
+    return committed_repo(path, {**files, "app.py": demo_repo.APP})
 
 
 class Runtime:
@@ -290,7 +266,7 @@ def test_worked_example_through_the_runtime(tmp_path: Path, served: Served) -> N
     memory_id = runtime.memory_id(repo)
     assert memory_id and memory_id in out
     recorded = runtime.manifest()["repos"][str(repo)]
-    assert recorded["last_processed_commit"] == _git(repo, "rev-parse", "HEAD")
+    assert recorded["last_processed_commit"] == git(repo, "rev-parse", "HEAD")
     assert recorded["endpoint"] == runtime.endpoint
     with Client(runtime.endpoint) as client:
         first = client.head(memory_id)
@@ -391,7 +367,7 @@ def test_stop_stores_a_working_note_once_per_turn(tmp_path: Path, served: Served
         assert "Renamed the docs-test target" in note.text
         outcome = json.loads(client.get_source(note.source_refs[0].source_id).content)
         assert outcome["changed_paths"] == ["app.py"]
-        assert outcome["git_head"] == _git(repo, "rev-parse", "HEAD")
+        assert outcome["git_head"] == git(repo, "rev-parse", "HEAD")
         # Claude Code: no turn id and no last_assistant_message -> the transcript's last text.
         transcript = tmp_path / "t.jsonl"
         transcript.write_text((HOOKS / "claude_transcript.jsonl").read_text())
@@ -444,15 +420,15 @@ def test_sync_revises_exactly_the_entry_a_commit_changed(tmp_path: Path, served:
     memory_id = runtime.memory_id(repo)
     assert "up to date" in runtime.run("sync", cwd=repo)
     (repo / "app.py").write_text("print('v2')\n")
-    _git(repo, "commit", "-q", "-am", "code only")
+    git(repo, "commit", "-q", "-am", "code only")
     assert "no evidence file changed" in runtime.run("sync", cwd=repo)
     with Client(runtime.endpoint) as client:
         before = {v.entry_id: v for v in active_versions(client, memory_id)}
         (repo / "Makefile").write_text(
             MAKEFILE.replace("uv run pytest docs", "uv run mkdocs build --strict")
         )
-        _git(repo, "commit", "-q", "-am", "docs-test builds the site strictly")
-        head = _git(repo, "rev-parse", "HEAD")
+        git(repo, "commit", "-q", "-am", "docs-test builds the site strictly")
+        head = git(repo, "rev-parse", "HEAD")
         out = runtime.run("sync", cwd=repo)
         assert "1 revised" in out and "added" not in out, out
         after = {v.entry_id: v for v in active_versions(client, memory_id)}

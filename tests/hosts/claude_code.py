@@ -20,11 +20,11 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .hook_runs import HookRun, read_runs
+from .hook_runs import read_runs
+from .launch import HostRun, ask_version, probed
 from .pins import Pin
 from .workspace import User
 
@@ -36,13 +36,8 @@ ALLOWED_TOOLS = "mcp__powercontext"
 MCP_TOOL_TIMEOUT_MS = "10000"
 
 
-@dataclass
-class ClaudeSession:
-    events: list[dict[str, Any]] = field(default_factory=list)  # stream-json output, in order
-    hook_runs: list[HookRun] = field(default_factory=list)
-    seconds: float = 0.0
-    returncode: int | None = None
-    stderr: str = ""
+class ClaudeSession(HostRun):
+    """One `claude -p` process, all the session's prompts (events: its stream-json output)."""
 
     @property
     def results(self) -> list[dict[str, Any]]:
@@ -63,13 +58,7 @@ class ClaudeCode:
         }
 
     def version(self) -> str:
-        done = subprocess.run(
-            [*self.pin.command(), "--version"],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = ask_version(self.pin, self.env)  # "2.1.197 (Claude Code)"
         return done.stdout.split()[0] if done.stdout else done.stderr
 
     def session(self, repo: Path, prompts: list[str], probe_log: Path) -> ClaudeSession:
@@ -84,13 +73,12 @@ class ClaudeCode:
             "--allowedTools",
             ALLOWED_TOOLS,
         ]
-        env = {**self.env, "POWERCONTEXT_HOOK_PROBE": str(probe_log)}
         session = ClaudeSession()
         started = time.monotonic()
         process = subprocess.Popen(
             command,
             cwd=repo,
-            env=env,
+            env=probed(self.env, probe_log),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

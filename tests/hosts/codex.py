@@ -22,15 +22,13 @@ import json
 import subprocess
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .hook_runs import HookRun, read_runs
+from .launch import HostRun, ask_version, headless_turn
 from .pins import Pin
-from .workspace import User
+from .workspace import User, Workspace
 
-RUN_TIMEOUT = 90.0
 RPC_TIMEOUT = 30.0
 MOCK_KEY_VARIABLE = "MOCK_API_KEY"
 
@@ -55,13 +53,8 @@ stream_max_retries = 0
 """
 
 
-@dataclass
-class CodexRun:
-    events: list[dict[str, Any]] = field(default_factory=list)  # `exec --json` output
-    hook_runs: list[HookRun] = field(default_factory=list)
-    seconds: float = 0.0
-    returncode: int | None = None
-    stderr: str = ""
+class CodexRun(HostRun):
+    """One `codex exec --json` process, one turn (events: its JSON output)."""
 
     @property
     def thread_id(self) -> str:
@@ -98,13 +91,7 @@ class Codex:
         (user.codex_home / "config.toml").write_text(user_config(models_url))
 
     def version(self) -> str:
-        done = subprocess.run(
-            [*self.pin.command(), "--version"],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = ask_version(self.pin, self.env)  # "codex-cli 0.171.0"
         return done.stdout.split()[-1] if done.stdout else done.stderr
 
     # -- the user's one-time trust ----------------------------------------------------------------
@@ -128,25 +115,15 @@ class Codex:
         """One turn: `codex exec` (a new session) or `codex exec resume THREAD` (its next turn)."""
         command = [*self.pin.command(), "exec", "--json"]
         command += ["resume", resume, prompt] if resume else [prompt]
-        env = {**self.env, "POWERCONTEXT_HOOK_PROBE": str(probe_log)}
-        run = CodexRun()
-        started = time.monotonic()
-        try:
-            done = subprocess.run(
-                command,
-                cwd=repo,
-                env=env,
-                stdin=subprocess.DEVNULL,  # else exec waits for more prompt on stdin
-                capture_output=True,
-                text=True,
-                timeout=RUN_TIMEOUT,
-            )
-        finally:
-            run.seconds = time.monotonic() - started
-            run.hook_runs = read_runs(probe_log)
-        run.returncode, run.stderr = done.returncode, done.stderr
-        run.events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-        return run
+        return headless_turn(CodexRun(), command, repo, self.env, probe_log)
+
+    def session(self, workspace: Workspace, prompts: list[str]) -> list[CodexRun]:
+        """A turn per prompt in one thread: the first starts it, the next ones resume it."""
+        runs = [self.run(workspace.repo, prompts[0], workspace.probe_log())]
+        for prompt in prompts[1:]:
+            resume = runs[0].thread_id
+            runs.append(self.run(workspace.repo, prompt, workspace.probe_log(), resume=resume))
+        return runs
 
 
 def _upsert(key_path: str, value: dict[str, Any]) -> dict[str, Any]:

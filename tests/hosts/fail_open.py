@@ -1,19 +1,27 @@
-"""The fail-open measurement both hosts get: one-turn sessions with OUR server up (after a
+"""The fail-open measurement every host gets: one-turn sessions with OUR server up (after a
 warm-up turn), stopped, and replaced by a hung listener on its port; then what is wrong with
-the figures. Bounds: README "Fail open" (a hook gives up within 2 s; no server costs the
+the figures. Every such session is one prompt, PROMPT, that the mock answers with ANSWER.
+Bounds: README "Fail open" (a hook gives up within 2 s; no server costs the
 session at most ~1 s), widened so a loaded 2-core machine does not flake."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from pathlib import Path
+from typing import Protocol, TypeVar
 
 from .hook_runs import HookRun, counts, latency_table
+from .mock_models import MockModels, Text
 from .our_server import OurServer, hung_server
+from .pins import Pin
+from .workspace import Workspace, prepared
 
 HOOK_GIVE_UP_SECONDS = 3.0
 EXTRA_SECONDS = 2.5
+PROMPT = "Say hello."
+ANSWER = "Done with this turn."
+Host = TypeVar("Host")
 
 
 class Timed(Protocol):
@@ -58,8 +66,14 @@ class FailOpen:
         return found
 
 
-def measure(server: OurServer, one_turn: Callable[[], Timed]) -> FailOpen:
-    """`one_turn` runs a session and checks that the user got the model's answer."""
+def measure(server: OurServer, models: MockModels, host_turn: Callable[[], Timed]) -> FailOpen:
+    """`host_turn` runs a session of PROMPT and checks that the user got ANSWER."""
+
+    def one_turn() -> Timed:
+        models.reset()
+        models.script(Text(ANSWER))
+        return host_turn()
+
     try:
         one_turn()  # warm-up: the first start of a host costs more than the others
         up = one_turn()
@@ -69,3 +83,32 @@ def measure(server: OurServer, one_turn: Callable[[], Timed]) -> FailOpen:
     with hung_server(server.port):
         hung = one_turn()
     return FailOpen(up, stopped, hung)
+
+
+def assert_fails_open_apart(
+    directory: Path,
+    pin: Pin,
+    start: Callable[[Pin, Workspace, MockModels], Host],
+    one_turn: Callable[[Host], Timed],
+) -> None:
+    """`measure` and `assert_fails_open` with a mock, a server and a workspace of their own
+    (the host started there by `start`): stopping the module's server would leave the other
+    pinned versions' tests without one."""
+    server = OurServer(directory / "server")
+    try:
+        with (
+            MockModels() as models,
+            prepared(directory, server.endpoint, pin.setup_name) as workspace,
+        ):
+            host = start(pin, workspace, models)
+            figures = measure(server, models, lambda: one_turn(host))
+    finally:
+        server.stop()
+    assert_fails_open(figures, pin.title)
+
+
+def assert_fails_open(figures: FailOpen, label: str) -> None:
+    """Print the figures (the suite's fail-open report) and fail on any problem with them."""
+    report = figures.report(label)
+    print("\n" + report)
+    assert not figures.problems(), "\n".join([*figures.problems(), report])

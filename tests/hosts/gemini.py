@@ -36,18 +36,16 @@ import re
 import select
 import signal
 import struct
-import subprocess
 import termios
 import time
-from dataclasses import dataclass, field
+import uuid
 from pathlib import Path
 from typing import Any
 
-from .hook_runs import HookRun, read_runs
+from .launch import HostRun, ask_version, headless_turn
 from .pins import Pin
-from .workspace import User
+from .workspace import User, Workspace
 
-RUN_TIMEOUT = 90.0
 TRUST_TIMEOUT = 60.0
 EXIT_SECONDS = 5.0
 NO_RELAUNCH = "GEMINI_CLI_NO_RELAUNCH"
@@ -82,13 +80,8 @@ def user_settings() -> dict[str, Any]:
     }
 
 
-@dataclass
-class GeminiRun:
-    events: list[dict[str, Any]] = field(default_factory=list)  # stream-json output
-    hook_runs: list[HookRun] = field(default_factory=list)
-    seconds: float = 0.0
-    returncode: int | None = None
-    stderr: str = ""
+class GeminiRun(HostRun):
+    """One `gemini -p` process, one turn (events: its stream-json output)."""
 
     @property
     def session_id(self) -> str:
@@ -128,13 +121,7 @@ class Gemini:
         (self.dot_gemini / "policies" / "memory-tools.toml").write_text(MEMORY_TOOLS_POLICY)
 
     def version(self) -> str:
-        done = subprocess.run(
-            [*self.pin.command(), "--version"],
-            env={**self.env, NO_RELAUNCH: "true"},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = ask_version(self.pin, {**self.env, NO_RELAUNCH: "true"})  # "0.61.0"
         return done.stdout.strip() or done.stderr
 
     def trusted_folders(self) -> dict[str, str]:
@@ -185,29 +172,16 @@ class Gemini:
         command += (
             ["--resume", resume] if resume else (["--session-id", session] if session else [])
         )
-        env = {
-            **self.env,
-            "POWERCONTEXT_HOOK_PROBE": str(probe_log),
-            NO_RELAUNCH: "true",
-        }
-        run = GeminiRun()
-        started = time.monotonic()
-        try:
-            done = subprocess.run(
-                command,
-                cwd=repo,
-                env=env,
-                stdin=subprocess.DEVNULL,  # else Gemini reads more prompt from stdin
-                capture_output=True,
-                text=True,
-                timeout=RUN_TIMEOUT,
-            )
-        finally:
-            run.seconds = time.monotonic() - started
-            run.hook_runs = read_runs(probe_log)
-        run.returncode, run.stderr = done.returncode, done.stderr
-        run.events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-        return run
+        env = {**self.env, NO_RELAUNCH: "true"}
+        return headless_turn(GeminiRun(), command, repo, env, probe_log)
+
+    def session(self, workspace: Workspace, prompts: list[str]) -> list[GeminiRun]:
+        """A turn per prompt in one session: the first names it, the next ones resume it."""
+        session = str(uuid.uuid4())
+        runs = [self.run(workspace.repo, prompts[0], workspace.probe_log(), session=session)]
+        for prompt in prompts[1:]:
+            runs.append(self.run(workspace.repo, prompt, workspace.probe_log(), resume=session))
+        return runs
 
 
 def _end(pid: int) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 NPM = Path(__file__).resolve().parent / "npm"
 NODE_MODULES = NPM / "node_modules"
+NODE_BIN = NODE_MODULES / ".bin"  # where npm puts each host's command, as on a user's PATH
 PACKAGES = {
     "claude-code": "@anthropic-ai/claude-code",
     "codex": "@openai/codex",
@@ -28,6 +29,10 @@ LAUNCHERS = {
     "codex": ("bin", "codex.js"),
     "gemini-cli": ("bundle", "gemini.js"),
 }
+# What the reports call each host, as its makers name it.
+PRODUCTS = {"claude-code": "Claude Code", "codex": "Codex", "gemini-cli": "Gemini CLI"}
+# What `powercontext setup` and `powercontext doctor` call each host.
+SETUP_NAMES = {"claude-code": "claude", "codex": "codex", "gemini-cli": "gemini"}
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,15 @@ class Pin:
     host: str  # "claude-code" | "codex" | "gemini-cli"
     version: str
     alias: str  # the directory under node_modules
+
+    @property
+    def title(self) -> str:
+        """The host and its version, as the reports print them: "Claude Code 2.1.197"."""
+        return f"{PRODUCTS[self.host]} {self.version}"
+
+    @property
+    def setup_name(self) -> str:
+        return SETUP_NAMES[self.host]
 
     @property
     def launcher(self) -> Path:
@@ -48,6 +62,11 @@ class Pin:
     def installed_version(self) -> str:
         manifest = NODE_MODULES / self.alias / "package.json"
         return str(json.loads(manifest.read_text())["version"])
+
+
+def versions(found: list[Pin]) -> list[str]:
+    """The pins' test ids: their versions."""
+    return [pin.version for pin in found]
 
 
 def pins(host: str) -> list[Pin]:

@@ -11,8 +11,7 @@ still runs and the hooks give up in time.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,27 +20,21 @@ import pytest
 
 from powercontext_client.runtime import settings
 
+from . import expectations, fail_open, subagent_session
 from .claude_code import ClaudeCode, ClaudeSession, last_user_says, user_says
-from .expectations import memory_problems, quotes_an_entry
-from .fail_open import measure
-from .hook_runs import counts, latency_table
-from .memory_view import Entry, active_entries
+from .hook_runs import counts
 from .mock_models import MockModels, Recorded, Text, ToolCall, texts
 from .our_server import OurServer
-from .pins import Pin, pins
-from .workspace import Workspace, prepared
+from .per_pin import host_per_pin
+from .pins import Pin, pins, versions
+from .scripted import Scripted, play
+from .workspace import Workspace
 
 CLAUDE_PINS = pins("claude-code")
 EVENTS = settings.HOOK_EVENTS  # the events whose hook does something
-SUBAGENT_TASK = "Read the Makefile and list its targets."
-SUBAGENT_FINDINGS = "The Makefile has two targets: test and check."
-FIRST_ANSWER = "A subagent read the Makefile: test and check are its targets."
-COMPACT_SUMMARY = "Compaction summary 7f3a: the user asked which Makefile targets exist."
 NOTIFIED_ANSWER = "The subagent is done; its findings are above."
-LAST_ANSWER = "Nothing else to check: run make test before you commit."
 PROMPTS = ["Use a subagent to read the Makefile.", "/compact", "Anything else to check?"]
 SEARCH_TOOL = "mcp__powercontext__search_memory"
-QUERY = "make test"
 
 
 @dataclass
@@ -51,29 +44,15 @@ class Claude:
     workspace: Workspace
 
 
-@pytest.fixture(scope="module", params=CLAUDE_PINS, ids=[p.version for p in CLAUDE_PINS])
-def claude(
-    request: pytest.FixtureRequest,
-    tmp_path_factory: pytest.TempPathFactory,
-    server: OurServer,
-    models: MockModels,
-) -> Iterator[Claude]:
-    pin: Pin = request.param
-    directory = tmp_path_factory.mktemp(f"claude-{pin.version}")
-    with prepared(directory, server.endpoint, "claude") as workspace:
-        yield Claude(pin, ClaudeCode(pin, workspace.user, models.url), workspace)
+def _start(pin: Pin, workspace: Workspace, models: MockModels) -> Claude:
+    return Claude(pin, ClaudeCode(pin, workspace.user, models.url), workspace)
 
 
-@dataclass
-class Scripted:
-    session: ClaudeSession
-    requests: list[Recorded]
-    head_before: int
-    entries_after: list[Entry]  # the memory right after the session, before other tests
+claude = host_per_pin(CLAUDE_PINS, _start)
 
 
 @pytest.fixture(scope="module")
-def scripted(claude: Claude, models: MockModels) -> Iterator[Scripted]:
+def scripted(claude: Claude, models: MockModels, server: OurServer) -> Scripted[ClaudeSession]:
     """The three-turn session, run once per version; the tests below read what it did."""
     models.reset()
     models.script(
@@ -81,62 +60,52 @@ def scripted(claude: Claude, models: MockModels) -> Iterator[Scripted]:
             "Agent",
             {
                 "description": "Read the Makefile",
-                "prompt": SUBAGENT_TASK,
+                "prompt": subagent_session.TASK,
                 "subagent_type": "general-purpose",
             },
         ),
         # Routed, not queued: the subagent may run in the background (2.1.332) while its
         # parent goes on, and its end may open a turn of its own.
-        Text(SUBAGENT_FINDINGS, when=user_says(SUBAGENT_TASK)),
+        Text(subagent_session.FINDINGS, when=user_says(subagent_session.TASK)),
         Text(NOTIFIED_ANSWER, when=last_user_says("<task-notification>")),
         Text(
-            f"<analysis>Short.</analysis>\n<summary>{COMPACT_SUMMARY}</summary>",
+            f"<analysis>Short.</analysis>\n<summary>{subagent_session.COMPACT_SUMMARY}</summary>",
             when=last_user_says("summary"),
         ),
-        Text(FIRST_ANSWER),
-        Text(LAST_ANSWER),
+        Text(subagent_session.FIRST_ANSWER),
+        Text(subagent_session.LAST_ANSWER),
     )
-    before = claude.workspace.head()
-    session = claude.host.session(claude.workspace.repo, PROMPTS, claude.workspace.probe_log())
-    print(f"\nClaude Code {claude.pin.version} scripted session: {session.seconds:.1f} s")
-    for event, figures in latency_table(session.hook_runs).items():
-        print(f"  {event}: {figures}")
-    entries = active_entries(claude.workspace.endpoint, claude.workspace.memory_id)
-    yield Scripted(session, models.model_requests(), before, entries)
+    workspace = claude.workspace
+
+    def session() -> list[ClaudeSession]:  # one process for all the prompts
+        return [claude.host.session(workspace.repo, PROMPTS, workspace.probe_log())]
+
+    return play(claude, models, server, session)
 
 
 def test_the_pinned_version_runs(claude: Claude) -> None:
     assert claude.host.version() == claude.pin.version == claude.pin.installed_version()
 
 
-def test_every_installed_hook_fires(claude: Claude, scripted: Scripted) -> None:
+def test_every_installed_hook_fires(claude: Claude, scripted: Scripted[ClaudeSession]) -> None:
     """Every check runs and every problem is listed: a host upgrade that drifts shows all of
     its drift at once."""
-    settings = json.loads((claude.workspace.repo / ".claude" / "settings.json").read_text())
-    installed = set(settings["hooks"])
-    session = scripted.session
+    (session,) = scripted.runs
+    installed = claude.workspace.installed_hooks(".claude/settings.json")
     fired = counts(session.hook_runs)
-    sources = [r.payload.get("source") for r in session.hook_runs if r.event == "SessionStart"]
-    problems = []
-    if installed != set(EVENTS):  # no hook that would only cost a process per event
-        problems.append(f"setup installed {sorted(installed)}, not {EVENTS}")
+    sent = [text for r in scripted.requests for text in _strings(r)]
+    problems = [
+        *expectations.hook_problems(installed, EVENTS, session.hook_runs),
+        *expectations.subagent_and_compaction_problems(
+            installed, EVENTS, session.hook_runs, subagent_session.TASK, sent
+        ),
+    ]
     if len(session.results) < len(PROMPTS) or {r.get("subtype") for r in session.results} != {
         "success"
     }:
         problems.append(f"turns did not all succeed: {session.results}")
-    if not all(fired[e] >= 1 for e in installed | set(EVENTS)):
-        problems.append(f"not every hook ran: {dict(fired)}")
-    # The compaction happened, and SessionStart fired after it (its context comes back).
-    if sources[:1] != ["startup"] or "compact" not in sources:
-        problems.append(f"SessionStart sources {sources}")
-    # The subagent ran: its own request reached the model.
-    if not any(SUBAGENT_TASK in text for r in scripted.requests for text in _strings(r)):
-        problems.append("no request of the subagent reached the model")
     if fired["Stop"] < 2 or fired["UserPromptSubmit"] < 2:
         problems.append(f"Stop/UserPromptSubmit per turn: {dict(fired)}")
-    complaints = [(r.event, r.stderr) for r in session.hook_runs if r.stderr.strip()]
-    if complaints:
-        problems.append(f"hooks complained on stderr: {complaints}")
     assert not problems, "\n".join(problems)
 
 
@@ -144,18 +113,14 @@ def _strings(request: Recorded) -> list[str]:
     return list(texts(request.body.get("messages", [])))
 
 
-def test_the_memory_context_reaches_the_model(scripted: Scripted) -> None:
-    runs = scripted.session.hook_runs
+def test_the_memory_context_reaches_the_model(scripted: Scripted[ClaudeSession]) -> None:
+    runs = scripted.hook_runs
     answered: dict[str, str] = {}
     for run in runs:  # the first turn's, before the compaction
         answered.setdefault(run.event, run.context)
-    rules = [e.text for e in scripted.entries_after if e.kind != "working_note"]
-    first = _strings(scripted.requests[0])
-    for event in ("SessionStart", "UserPromptSubmit"):
-        context = answered.get(event, "")
-        assert "<memory-notes>" in context, (event, context)
-        assert any(rule in context for rule in rules), (event, context)
-        assert any(context.strip() in s for s in first), f"{event}'s context not in the request"
+    expectations.assert_context_sent(
+        answered, scripted.entries_after, _strings(scripted.requests[0])
+    )
     # After the compaction, SessionStart (source compact) gives the context back.
     compact = [
         r for r in runs if r.event == "SessionStart" and r.payload.get("source") == "compact"
@@ -184,7 +149,7 @@ def test_memory_tools_are_offered_and_a_call_reaches_our_server(
             {"query": f"select:{SEARCH_TOOL}", "max_results": 5},
             when=_lacks_tool(SEARCH_TOOL),
         ),
-        ToolCall(SEARCH_TOOL, {"query": QUERY}, when=_has_tool(SEARCH_TOOL)),
+        ToolCall(SEARCH_TOOL, {"query": expectations.QUERY}, when=_has_tool(SEARCH_TOOL)),
         Text("make test is the validation step."),
     )
     calls_before = len(server.calls())
@@ -210,42 +175,24 @@ def test_memory_tools_are_offered_and_a_call_reaches_our_server(
     result = "\n".join(texts(results[0].get("content")))
     assert not results[0].get("is_error"), result
     new_calls = server.calls()[calls_before:]
-    assert any(c.method == "Search" and c.code == "OK" for c in new_calls), (
-        f"no Search reached our server at {server.endpoint}: {new_calls}; the model got {result!r}"
-    )
-    entries = active_entries(claude.workspace.endpoint, claude.workspace.memory_id)
-    assert claude.workspace.memory_id in result
-    assert quotes_an_entry(result, entries, QUERY), result
+    expectations.assert_the_search_reached_our_server(result, new_calls, server, claude.workspace)
 
 
-def test_one_working_note_per_session(scripted: Scripted) -> None:
-    problems = memory_problems(scripted.entries_after, scripted.head_before, COMPACT_SUMMARY)
-    assert not problems, "\n".join(problems)
+def test_one_working_note_per_session(scripted: Scripted[ClaudeSession]) -> None:
+    expectations.assert_no_memory_problems(scripted, subagent_session.COMPACT_SUMMARY)
 
 
 # -- fail open ------------------------------------------------------------------------------------
 
 
-def _one_turn(host: ClaudeCode, workspace: Workspace, models: MockModels) -> ClaudeSession:
-    models.reset()
-    models.script(Text("Done with this turn."))
-    session = host.session(workspace.repo, ["Say hello."], workspace.probe_log())
+def _one_turn(claude: Claude) -> ClaudeSession:
+    workspace = claude.workspace
+    session = claude.host.session(workspace.repo, [fail_open.PROMPT], workspace.probe_log())
     answers = [r.get("result") for r in session.results]
-    assert answers == ["Done with this turn."], session.events[-3:]
+    assert answers == [fail_open.ANSWER], session.events[-3:]
     return session
 
 
-@pytest.mark.parametrize("pin", CLAUDE_PINS, ids=[p.version for p in CLAUDE_PINS])
-def test_fail_open_with_the_server_stopped_or_hung(
-    pin: Pin, tmp_path: Path, models: MockModels
-) -> None:
-    server = OurServer(tmp_path / "server")
-    try:
-        with prepared(tmp_path, server.endpoint, "claude") as workspace:
-            host = ClaudeCode(pin, workspace.user, models.url)
-            figures = measure(server, lambda: _one_turn(host, workspace, models))
-    finally:
-        server.stop()
-    report = figures.report(f"Claude Code {pin.version}")
-    print("\n" + report)
-    assert not figures.problems(), "\n".join([*figures.problems(), report])
+@pytest.mark.parametrize("pin", CLAUDE_PINS, ids=versions(CLAUDE_PINS))
+def test_fail_open_with_the_server_stopped_or_hung(pin: Pin, tmp_path: Path) -> None:
+    fail_open.assert_fails_open_apart(tmp_path, pin, _start, _one_turn)

@@ -13,11 +13,8 @@ server stopped or hung, a turn still runs and the hooks give up in time.
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,22 +23,22 @@ import pytest
 from powercontext_client.runtime import settings
 from powercontext_client.runtime.findings import TRUST
 
-from .expectations import memory_problems, quotes_an_entry, working_notes
-from .fail_open import FailOpen, measure
+from . import expectations, fail_open
+from .fail_open import FailOpen
 from .gemini import NEW_HOOKS_WARNING, NO_RELAUNCH, Gemini, GeminiRun, escaped
 from .gemini_wire import contents, function_declarations
-from .hook_runs import HookRun, counts, latency_table
-from .memory_view import Entry, active_entries
+from .hook_runs import counts
+from .launch import doctor
 from .mock_models import MockModels, Recorded, Text, ToolCall, texts
-from .our_server import Call, OurServer
-from .pins import NODE_MODULES, Pin, pins
-from .workspace import Workspace, prepared
+from .our_server import OurServer
+from .per_pin import host_per_pin
+from .pins import Pin, pins
+from .scripted import Scripted, play
+from .workspace import Workspace
 
 GEMINI_PINS = pins("gemini-cli")
-NODE_BIN = NODE_MODULES / ".bin"  # where npm puts a `gemini` command, as on a user's PATH
 EVENTS = settings.GEMINI_HOOK_EVENTS  # SessionStart, BeforeAgent, AfterAgent
 SEARCH_TOOL = "mcp_powercontext_search_memory"  # Gemini names MCP tools mcp_<server>_<tool>
-QUERY = "make test"
 PROMPTS = ["What do we run to validate?", "What does make check run?", "Anything else?"]
 ANSWERS = [
     "make test is the validation step.",
@@ -63,45 +60,20 @@ class Host:
 
 
 def _doctor(gemini: Gemini, workspace: Workspace) -> subprocess.CompletedProcess[str]:
-    """`powercontext doctor gemini` in the repository, with the pinned `gemini` on PATH."""
-    env = {**gemini.env, "PATH": f"{NODE_BIN}{os.pathsep}{gemini.env['PATH']}"}
-    return subprocess.run(
-        ["powercontext", "doctor", "gemini"],
-        cwd=workspace.repo,
-        env={**env, NO_RELAUNCH: "true"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """Doctor starts the pinned `gemini` as every run here does, without its relaunch."""
+    return doctor(gemini.pin, {**gemini.env, NO_RELAUNCH: "true"}, workspace.repo)
 
 
-@pytest.fixture(scope="module", params=GEMINI_PINS, ids=[p.version for p in GEMINI_PINS])
-def host(
-    request: pytest.FixtureRequest,
-    tmp_path_factory: pytest.TempPathFactory,
-    server: OurServer,
-    models: MockModels,
-) -> Iterator[Host]:
-    pin: Pin = request.param
-    directory = tmp_path_factory.mktemp(f"gemini-{pin.version}")
-    with prepared(directory, server.endpoint, "gemini") as workspace:
-        gemini = Gemini(pin, workspace.user, models.url)
-        untrusted = _doctor(gemini, workspace)
-        dialog = gemini.trust(workspace.repo)
-        yield Host(pin, gemini, workspace, dialog, untrusted, _doctor(gemini, workspace))
+def _start(pin: Pin, workspace: Workspace, models: MockModels) -> Host:
+    """Gemini pointed at the mock, with doctor asked before and after the user's one-time
+    trust in Gemini's own dialog."""
+    gemini = Gemini(pin, workspace.user, models.url)
+    untrusted = _doctor(gemini, workspace)
+    dialog = gemini.trust(workspace.repo)
+    return Host(pin, gemini, workspace, dialog, untrusted, _doctor(gemini, workspace))
 
 
-@dataclass
-class Scripted:
-    runs: list[GeminiRun]
-    requests: list[Recorded]
-    calls: list[Call]  # what OUR server was asked during the session
-    head_before: int
-    entries_after: list[Entry]
-
-    @property
-    def hook_runs(self) -> list[HookRun]:
-        return [hook for run in self.runs for hook in run.hook_runs]
+host = host_per_pin(GEMINI_PINS, _start)
 
 
 def _offers(name: str) -> Callable[[Any], bool]:
@@ -109,41 +81,26 @@ def _offers(name: str) -> Callable[[Any], bool]:
 
 
 @pytest.fixture(scope="module")
-def scripted(host: Host, models: MockModels, server: OurServer) -> Iterator[Scripted]:
+def scripted(host: Host, models: MockModels, server: OurServer) -> Scripted[GeminiRun]:
     models.reset()
     models.script(
-        ToolCall(SEARCH_TOOL, {"query": QUERY}, when=_offers(SEARCH_TOOL)),
+        ToolCall(SEARCH_TOOL, {"query": expectations.QUERY}, when=_offers(SEARCH_TOOL)),
         *(Text(answer) for answer in ANSWERS),
     )
-    workspace = host.workspace
-    before, calls_before = workspace.head(), len(server.calls())
-    session = str(uuid.uuid4())
-    runs = [host.gemini.run(workspace.repo, PROMPTS[0], workspace.probe_log(), session=session)]
-    for prompt in PROMPTS[1:]:
-        runs.append(host.gemini.run(workspace.repo, prompt, workspace.probe_log(), resume=session))
-    hooks = [hook for run in runs for hook in run.hook_runs]
-    print(f"\nGemini CLI {host.pin.version} scripted session: {sum(r.seconds for r in runs):.1f} s")
-    for event, figures in latency_table(hooks).items():
-        print(f"  {event}: {figures}")
-    entries = active_entries(workspace.endpoint, workspace.memory_id)
-    calls = server.calls()[calls_before:]
-    yield Scripted(runs, models.model_requests(), calls, before, entries)
+    return play(host, models, server, lambda: host.gemini.session(host.workspace, PROMPTS))
 
 
 def test_the_pinned_version_runs(host: Host) -> None:
     assert host.gemini.version() == host.pin.version == host.pin.installed_version()
 
 
-def test_every_installed_hook_fires(host: Host, scripted: Scripted) -> None:
+def test_every_installed_hook_fires(host: Host, scripted: Scripted[GeminiRun]) -> None:
     """Every check runs and every problem is listed: a host upgrade that drifts shows all of
     its drift at once."""
-    project = json.loads((host.workspace.repo / ".gemini" / "settings.json").read_text())
-    installed = set(project["hooks"])
+    installed = host.workspace.installed_hooks(".gemini/settings.json")
     fired = counts(scripted.hook_runs)
     sources = [r.payload.get("source") for r in scripted.hook_runs if r.event == "SessionStart"]
-    problems = []
-    if installed != set(EVENTS):  # no hook that would only cost a process per event
-        problems.append(f"setup installed {sorted(installed)}, not {EVENTS}")
+    problems = expectations.hook_problems(installed, EVENTS, scripted.hook_runs)
     # The user's one-time trust: the dialog showed what the folder would load.
     if "MCP Servers (1)" not in host.dialog:
         problems.append(f"the trust dialog did not show our MCP server: {host.dialog}")
@@ -165,9 +122,6 @@ def test_every_installed_hook_fires(host: Host, scripted: Scripted) -> None:
         problems.append(f"the new-hooks warning per run: {warned}")
     if "powercontext" not in scripted.runs[0].stderr:
         problems.append(f"the warning does not name our hooks: {scripted.runs[0].stderr[-2000:]}")
-    complaints = [(r.event, r.stderr) for r in scripted.hook_runs if r.stderr.strip()]
-    if complaints:
-        problems.append(f"hooks complained on stderr: {complaints}")
     assert not problems, "\n".join(problems)
 
 
@@ -179,11 +133,11 @@ def _wrapped(context: str) -> str:
     return f"<hook_context>{escaped(context)}</hook_context>"
 
 
-def test_the_memory_context_reaches_the_model(scripted: Scripted) -> None:
+def test_the_memory_context_reaches_the_model(scripted: Scripted[GeminiRun]) -> None:
     """Gemini wraps a hook's context in <hook_context> and escapes its `<` and `>`. Headless,
     SessionStart fires on every turn and its context goes before the prompt; BeforeAgent's goes
     after it, and is left out when it would repeat SessionStart's block word for word."""
-    rules = [e.text for e in scripted.entries_after if e.kind != "working_note"]
+    rules = expectations.rule_texts(scripted.entries_after)
     sent = [text for request in scripted.requests for text in _strings(request)]
     added = []
     for run, prompt in zip(scripted.runs, PROMPTS, strict=True):
@@ -208,7 +162,7 @@ def test_the_memory_context_reaches_the_model(scripted: Scripted) -> None:
 
 
 def test_memory_tools_are_offered_and_a_call_reaches_our_server(
-    host: Host, scripted: Scripted, server: OurServer
+    host: Host, scripted: Scripted[GeminiRun], server: OurServer
 ) -> None:
     offered = function_declarations(scripted.requests[0].body)
     assert SEARCH_TOOL in offered, f"no memory tool offered: {offered}"
@@ -225,20 +179,16 @@ def test_memory_tools_are_offered_and_a_call_reaches_our_server(
     assert responses, "the tool's result never came back to the model"
     result = "\n".join(texts(responses[0].get("response")))
     assert "error" not in responses[0].get("response", {}), result
-    assert any(c.method == "Search" and c.code == "OK" for c in scripted.calls), (
-        f"no Search reached our server at {server.endpoint}: {scripted.calls}; "
-        f"the model got {result!r}"
+    expectations.assert_the_search_reached_our_server(
+        result, scripted.calls, server, host.workspace, scripted.entries_after
     )
-    assert host.workspace.memory_id in result
-    assert quotes_an_entry(result, scripted.entries_after, QUERY), result
     # What the user sees: the tool ran and succeeded.
     assert [r.get("status") for r in scripted.runs[0].tool_results] == ["success"]
 
 
-def test_one_working_note_per_session(scripted: Scripted) -> None:
-    problems = memory_problems(scripted.entries_after, scripted.head_before, NO_SUMMARY)
-    assert not problems, "\n".join(problems)
-    (note,) = working_notes(scripted.entries_after, scripted.head_before)
+def test_one_working_note_per_session(scripted: Scripted[GeminiRun]) -> None:
+    expectations.assert_no_memory_problems(scripted, NO_SUMMARY)
+    (note,) = expectations.working_notes(scripted.entries_after, scripted.head_before)
     assert ANSWERS[-1] in note.text, note.text  # revised by the last turn
 
 
@@ -264,22 +214,20 @@ def test_doctor_says_gemini_ignores_an_untrusted_folder_and_agrees_once_trusted(
 # -- fail open ------------------------------------------------------------------------------------
 
 
-def _one_turn(gemini: Gemini, workspace: Workspace, models: MockModels) -> GeminiRun:
-    models.reset()
-    models.script(Text("Done with this turn."))
-    run = gemini.run(workspace.repo, "Say hello.", workspace.probe_log())
-    assert run.completed and run.answer == "Done with this turn.", (run.stderr[-2000:], run.events)
+def _one_turn(host: Host) -> GeminiRun:
+    run = host.gemini.run(host.workspace.repo, fail_open.PROMPT, host.workspace.probe_log())
+    assert run.completed and run.answer == fail_open.ANSWER, (run.stderr[-2000:], run.events)
     return run
 
 
 @pytest.fixture(scope="module")
-def failed_open(host: Host, scripted: Scripted, server: OurServer, models: MockModels) -> FailOpen:
+def failed_open(
+    host: Host, scripted: Scripted[GeminiRun], server: OurServer, models: MockModels
+) -> FailOpen:
     """On the module's workspace, after the scripted session and doctor's runs (it stops the
     module's server): a second workspace would cost a bootstrap and another trust dialog."""
-    return measure(server, lambda: _one_turn(host.gemini, host.workspace, models))
+    return fail_open.measure(server, models, lambda: _one_turn(host))
 
 
 def test_fail_open_with_the_server_stopped_or_hung(host: Host, failed_open: FailOpen) -> None:
-    report = failed_open.report(f"Gemini CLI {host.pin.version}")
-    print("\n" + report)
-    assert not failed_open.problems(), "\n".join([*failed_open.problems(), report])
+    fail_open.assert_fails_open(failed_open, host.pin.title)

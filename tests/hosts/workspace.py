@@ -1,7 +1,7 @@
 """A throwaway user and repository: what a developer has right before starting an agent.
 
-`prepare` makes the whole workspace: a git repository with evidence files, bootstrapped
-(`powercontext bootstrap`) and set up for the host (`powercontext setup claude|codex
+`prepare` makes the whole workspace: the demo repository (demo_repo.py), bootstrapped
+(`powercontext bootstrap`) and set up for the host (`powercontext setup claude|codex|gemini
 --endpoint 127.0.0.1:PORT`), both run in the repository as typed.
 
 `User` is an isolated HOME (with the XDG directories, CODEX_HOME and the runtime manifest at
@@ -9,7 +9,6 @@ the places they default to under it, so a process that gets only HOME — Codex 
 servers a whitelisted environment — finds the same files) and the environment every process
 of the scenario runs with: this checkout's `.venv/bin` first on PATH, as after `pip install`,
 and nothing from the developer running the suite (no POWERCONTEXT_*, proxies or API keys).
-`make_repo` makes a git repository with the evidence files bootstrap reads.
 """
 
 from __future__ import annotations
@@ -26,31 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from ..serving import SCRIPTS
-from .memory_view import head_revision
+from .demo_repo import make_repo
+from .memory_view import Entry, active_entries, head_revision
 
 PROBE = Path(__file__).resolve().parent / "probe"
-AGENTS_MD = """# Working on demo
-
-- This project uses uv to manage dependencies and Hatchling to build.
-- Always run `make test` for code changes and `make check` before review.
-- Never edit site/: it is generated output.
-"""
-PYPROJECT = """[build-system]
-requires = ["hatchling"]
-build-backend = "hatchling.build"
-
-[project]
-name = "demo"
-version = "0.1.0"
-requires-python = ">=3.11"
-"""
-MAKEFILE = """test:
-\tuv run pytest
-
-check:
-\tuv run ruff check .
-\tuv run pytest
-"""
 # Passed through from the machine: what a shell needs, nothing that names a server or a key.
 KEPT = ("LANG", "LC_ALL", "TERM", "TZ", "USER", "LOGNAME", "SHELL", "TMPDIR")
 
@@ -120,26 +98,6 @@ class User:
         return str(recorded.get("memory_id", ""))
 
 
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
-def make_repo(path: Path) -> Path:
-    """A committed repository with AGENTS.md (its rules), pyproject.toml and a Makefile."""
-    path.mkdir(parents=True)
-    git(path, "init", "-q", "-b", "main")
-    git(path, "config", "user.email", "dev@example.com")
-    git(path, "config", "user.name", "Dev")
-    (path / "AGENTS.md").write_text(AGENTS_MD)
-    (path / "pyproject.toml").write_text(PYPROJECT)
-    (path / "Makefile").write_text(MAKEFILE)
-    (path / "app.py").write_text("print('hello')\n")
-    git(path, "add", "-A")
-    git(path, "commit", "-q", "-m", "initial layout")
-    return path.resolve()
-
-
 @dataclass
 class Workspace:
     user: User
@@ -154,6 +112,14 @@ class Workspace:
 
     def head(self) -> int:
         return head_revision(self.endpoint, self.memory_id)
+
+    def installed_hooks(self, settings: str) -> set[str]:
+        """The events whose hooks setup wrote into the repository's `settings` file."""
+        return set(json.loads((self.repo / settings).read_text())["hooks"])
+
+    def entries(self) -> list[Entry]:
+        """The memory's active entries, as they are now."""
+        return active_entries(self.endpoint, self.memory_id)
 
 
 @contextlib.contextmanager
