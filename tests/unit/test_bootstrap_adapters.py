@@ -1,7 +1,8 @@
 """Bootstrap adapters on the task runners and rules of real repositories' contract files:
 poe / Hatch / PDM / taskipy / tox tasks in pyproject.toml, pre-commit hooks, justfile and
-Makefile descriptions, plain imperative rules — and what they must never produce: lead-in
-fragments, governance prose, shell plumbing, configuration dumps, roles a file does not state.
+Makefile descriptions, plain imperative rules, command tables and commented command blocks —
+and what they must never produce: lead-in fragments, governance prose, shell plumbing,
+configuration dumps, roles a file does not state.
 The last test runs bench/bootstrap.py's scorer on the tuning truth sets."""
 
 from __future__ import annotations
@@ -677,11 +678,204 @@ def test_what_looks_like_a_command() -> None:
     assert not looks_like_command(". a b")
 
 
+COMMAND_TABLES = """\
+### Install
+
+|          | Command                | Directory  |
+| -------- | ---------------------- | ---------- |
+| Backend  | `uv sync --all-extras` | `backend/` |
+| Frontend | `pnpm install`         | repo root  |
+| Fork     | `git clone https://e.org/me/x.git` | anywhere |
+
+### Where to look
+
+| To do this...        | Look here                        |
+|----------------------|----------------------------------|
+| Add a new task type  | `task/base.py`, then `task/*.py` |
+
+| Label | For |
+|-------|-----|
+| [`good first issue`](https://e.org/issues) | Newcomers |
+"""
+
+
+def test_a_command_table_gives_each_row_its_heading_and_label() -> None:
+    # The role is what the heading and the row say; a table with no command column (paths,
+    # links) and a row that sets up a person's checkout make nothing.
+    assert rules(COMMAND_TABLES) == {
+        "Install — Backend: `uv sync --all-extras` (Directory: `backend/`).": "preference",
+        "Install — Frontend: `pnpm install` (Directory: repo root).": "preference",
+    }
+
+
+def test_commented_command_blocks_name_each_group() -> None:
+    found = rules(
+        "# Workflow\n\n```bash\n# Lint and style\n# Check for issues and fix automatically\n"
+        "python -m ruff check src/ --fix\npython -m ruff format src/\n\n# Typecheck.\n"
+        "python -m mypy src/\n\nuv run pytest   # run tests\nprek -a  // all the hooks\n"
+        "uv build\n```\n\n"
+        "These commands match CI:\n\n```bash\n# Tests\npython -m pytest tests/\n"
+        "python -m pytest tests/x.py\npython -m pytest tests/y.py\npython -m pytest -x\n```\n\n"
+        "```bash\n# Clone your fork\ngit clone git@e.org:me/x.git\n\n# Enter it\ncd x\n```\n\n"
+        "```bash\n# Output\n$ ls\nfoo.py  bar.py\n```\n\n"
+        "```python\n# Tests\nimport pytest\n```\n\n"
+        "```bash\nmake test  # don't extract rules here\n```\n"
+    )
+    assert found == {
+        "Lint and style — Check for issues and fix automatically: "
+        "`python -m ruff check src/ --fix`; `python -m ruff format src/`": "preference",
+        "Typecheck: `python -m mypy src/`": "preference",
+        "run tests: `uv run pytest`": "preference",
+        "all the hooks: `prek -a`": "preference",  # `uv build`: no comment names it
+        "Tests: `python -m pytest tests/`; `python -m pytest tests/x.py`; "
+        "`python -m pytest tests/y.py`; `python -m pytest -x`": "preference",
+    }  # a person's clone-and-enter steps, output, Python and a remark (a modal) make nothing
+
+
+def test_a_shell_block_is_read_as_typed() -> None:
+    from powercontext_memory.candidates.script_lines import Line, read
+
+    typed = ["$ uv venv && \\", "  uv sync  # install", "", "// from root", 'echo "a # b"']
+    assert read(typed) == [
+        Line("uv venv && uv sync", "install"),
+        Line(""),
+        Line("", "from root"),
+        Line('echo "a # b"'),
+    ]
+
+
+def test_an_announcing_sentence_introduces_its_commands() -> None:
+    found = rules(
+        "This will run the backend's unit tests.\n\n```sh\ncd backend\nuv run pytest\n```\n\n"
+        "This is how we like it.\n\n```sh\nuv run pytest\n```\n"
+    )
+    assert found == {
+        "This will run the backend's unit tests. `cd backend`; `uv run pytest`": "preference"
+    }
+
+
+def test_an_interactive_ui_is_for_a_person() -> None:
+    found = rules(
+        "For debugging purposes, use the interactive mode. Run:\n\n"
+        "```\npnpm test:interactive // runs `cypress open`\n```\n"
+    )
+    assert found == {}
+    package = source(
+        "package.json",
+        '{"scripts": {"test:e2e": "cypress run", "test:e2e:interactive": "cypress open"}}',
+    )
+    assert list(by_topic(build_targets.derive(package))) == ["npm:test:e2e"]
+
+
+def test_long_emphasised_rules_and_short_hard_wrapped_ones() -> None:
+    long_tail = " Explain the trade-off to the user and wait for an answer before going on." * 3
+    found = rules(
+        "All changes **MUST** be backward-compatible." + long_tail + "\n\n"
+        "All changes need care and attention from everyone." + long_tail + "\n\n"
+        "Keep each workflow's `permissions:` block minimal, and never print tokens or\n"
+        "environment variables in workflow logs.\n\n"
+        "Workflow jobs in this repository that call Claude run with three protections. They\n"
+        "were added after an incident, and each of them must stay in place until the firewall\n"
+        "team says otherwise, which will not happen soon because the team is busy elsewhere.\n"
+    )
+    assert found == {
+        "All changes **MUST** be backward-compatible." + long_tail: "constraint",
+        "Keep each workflow's `permissions:` block minimal, and never print tokens or "
+        "environment variables in workflow logs.": "constraint",
+    }  # long prose without emphasis, hard-wrapped or not, is no rule
+
+
+def test_should_that_expects_an_outcome_is_no_rule() -> None:
+    found = rules(
+        "You should now be able to access the app on `http://127.0.0.1:8000`.\n\n"
+        "If you visit `http://localhost:5173/`, it should connect to your local server. If it "
+        "is not running, it should say that it can't connect.\n\n"
+        "You should run `make test` before pushing.\n\n"
+        "- You cannot push to `main` directly.\n"
+    )
+    assert found == {
+        "You should run `make test` before pushing.": "preference",
+        "You cannot push to `main` directly.": "constraint",
+    }
+
+
+def test_an_introduction_without_a_comma_before_a_command() -> None:
+    found = rules(
+        "If you only want to run some of the tests run `pip install x[test]`.\n\n"
+        "If you run `make` without arguments it prints the help.\n"
+    )
+    assert found == {
+        "If you only want to run some of the tests run `pip install x[test]`.": "preference"
+    }
+
+
+def test_reassurance_and_bypassing_checks_are_no_rules() -> None:
+    found = rules(
+        "- Don't be discouraged if a reviewer asks for changes to your `tests`.\n"
+        "- To skip the hook temporarily, use `git push --no-verify`.\n"
+        "- Never skip pre-commit hooks (`--no-verify`); fix the underlying issue.\n"
+    )
+    assert found == {
+        "Never skip pre-commit hooks (`--no-verify`); fix the underlying issue.": "constraint"
+    }
+
+
+NOXFILE_HELPERS = '''\
+import nox
+
+
+def tests_impl(session, extras=""):
+    session.run("uv", "--version")
+    session.run("python", "-c", "import sys; print(sys.version)")
+    session.run("pytest", "-x", *session.posargs)
+
+
+@nox.session
+def test(session):
+    tests_impl(session)
+
+
+@nox.session
+def lint(session):
+    session.run("pre-commit", "run", "--all-files")
+
+
+@nox.session
+def format(session):
+    """Run code formatters."""
+    lint(session)
+
+
+@nox.session
+def github_actions_tests(session):
+    tests_impl(session)
+'''
+
+
+def test_nox_sessions_that_hand_the_session_to_a_helper_or_a_session() -> None:
+    # A version or a one-liner's print is plumbing; a session named after a CI service is the
+    # CI machine's.
+    assert by_topic(build_targets.derive(source("noxfile.py", NOXFILE_HELPERS))) == {
+        "nox:test": "`nox -s test` runs `pytest -x …`.",
+        "nox:lint": "`nox -s lint` runs `pre-commit run --all-files`.",
+        "nox:format": "`nox -s format` (Run code formatters) runs `nox -s lint`.",
+    }
+
+
+def test_helpers_fed_files_are_not_tasks() -> None:
+    package = source(
+        "package.json",
+        '{"scripts": {"format-check:files": "prettier --check --ignore-unknown",'
+        ' "format-check": "pnpm format-check:files .", "lint-staged": "lint-staged"}}',
+    )
+    assert list(by_topic(build_targets.derive(package))) == ["npm:format-check"]
+
+
 def test_the_tuning_set_scores_what_docs_bootstrap_md_reports() -> None:
     from bench.bootstrap import run
 
     total = run(["tuning"])["tuning"]
     assert total.false == 0
-    assert (total.core_found, total.core_total) == (136, 136)
-    assert (total.entries, total.noise) == (426, 14)
+    assert (total.core_found, total.core_total) == (178, 178)
+    assert (total.entries, total.noise) == (574, 14)
     assert total.noise_share <= 0.05

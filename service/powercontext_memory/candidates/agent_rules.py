@@ -1,39 +1,42 @@
 """AGENTS.md / CLAUDE.md / CONTRIBUTING.md: explicit rules only, quoted as written.
 
-A rule is a list item (with its indented continuation lines), a one-line paragraph or a MyST
-admonition ("```{warning}") that is an instruction to whoever works in the repository:
+A rule is a list item (with its indented continuation lines), a paragraph of one line or of at
+most MAX_RULE_PARAGRAPH_CHARS hard-wrapped, or a MyST admonition ("```{warning}") that is an
+instruction to whoever works in the repository:
 
-- it holds an imperative marker — kind constraint for must / must not / never / do not /
-  don't / shall not / cannot / forbidden, 必须 / 禁止 / 不得 / 不要 / 不准 / 请勿 / 切勿 / 不可;
-  preference for should / always / prefer / avoid, 应该 / 应当 / 务必 / 优先 / 尽量;
-  — a marker in a relative clause ("changes that don't fit") describes, it does not ask;
+- it holds a modal marker (modality.py) — kind constraint for must / never / do not / shall not
+  / forbidden …, preference for should / always / prefer / avoid …, and the Chinese
+  equivalents; a marker in a relative clause, or a "should" expecting an outcome, asks nothing;
 - or it is an imperative that names a command or a concrete convention (imperatives.py) —
   kind preference; "Keep changes minimal" names nothing and is not a rule;
-- a lead-in ending with ":" followed by a short shell code block, or by list items that are
-  bare commands, is the rule "lead-in: `command`; `command`" (lead_ins.py), also when the
-  lead-in is hard-wrapped; any other lead-in loses its last sentence (a fragment is no rule).
-  Commands that set up a person's checkout or machine (`git clone`, `sudo apt install`) make
-  no rule.
+- a row of a table of commands (command_tables.py) or a group of commands a comment names in a
+  shell block (commented_blocks.py) is a rule in the file's words, kind preference;
+- a lead-in ending with ":" (or a sentence announcing the commands after it: "This will run the
+  unit tests.") followed by a short shell code block, or by list items that are bare commands,
+  is the rule "lead-in: `command`; `command`" (lead_ins.py), also when the lead-in is
+  hard-wrapped; any other lead-in loses its last sentence (a fragment is no rule). Commands that
+  set up a person's checkout or machine (`git clone`, `sudo apt install`) make no rule.
 
-Left out: multi-line prose paragraphs, headings, tables, quotes, other code; governance text,
-a person's setup and the maintainers speaking of themselves (refusals.py). Nothing is
-paraphrased: the entry text is the rule with its list marker removed. A rule that names a task
-(`make test`, `just lint`, `npm run build`, `tox -e docs`, `nox -s tests`, `poe check`) also
-cites the operation's file that defines it.
+Left out: prose (longer paragraphs, unless a modal in them is emphasised: **MUST**), headings,
+other tables, quotes, other code; governance text, a person's setup, the maintainers speaking of
+themselves, reassurance and advice to bypass checks (refusals.py). Nothing is paraphrased: the
+entry text is the rule with its list marker removed. A rule that names a task (`make test`,
+`just lint`, `npm run build`, `tox -e docs`, `nox -s tests`, `poe check`) also cites the
+operation's file that defines it.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from ..domain.models import Source
-from . import build_targets, pyproject_tasks
+from . import build_targets, command_tables, commented_blocks, pyproject_tasks
 from .commands import CODE_SPAN
 from .imperatives import imperative, labelled_command
 from .lead_ins import (
+    announces,
     commands_after,
     inline_commands,
     is_lead_in,
@@ -43,24 +46,13 @@ from .lead_ins import (
     without_last_sentence,
 )
 from .markdown_blocks import Block, blocks
+from .modality import emphasised, marker_kind
 from .port import Candidate
 from .refusals import SETUP_COMMAND, governance_heading, refused
 from .sources import AGENT_RULES, BUILD_TARGETS, PYPROJECT, file_format, text_of
 from .tasks import MENTION
 from .text import clip
 
-# A marker in a relative clause describes something ("changes that don't fit"), not asks it.
-_DESCRIBED: Final = r"(?<!\bthat )(?<!\bwhich )(?<!\bwho )"
-CONSTRAINT_EN: Final = re.compile(
-    _DESCRIBED + r"\b(?:must|mustn't|never|do not|don't|shall not|cannot|can't|may not|"
-    r"not allowed|forbidden)\b",
-    re.IGNORECASE,
-)
-PREFERENCE_EN: Final = re.compile(
-    _DESCRIBED + r"\b(?:should|shouldn't|(?<!not )always|prefer|avoid)\b", re.IGNORECASE
-)
-CONSTRAINT_ZH: Final = ("必须", "禁止", "不得", "不要", "不准", "请勿", "切勿", "不可")
-PREFERENCE_ZH: Final = ("应该", "应当", "务必", "优先", "尽量")
 MAX_RULE_CHARS: Final = 1000
 # Longer than a few hard-wrapped lines: a paragraph with no code is prose, not a rule.
 MAX_RULE_PARAGRAPH_CHARS: Final = 240
@@ -80,10 +72,9 @@ def rule_kind(line: str) -> str | None:
     plain = line.replace("**", "")
     if refused(plain):
         return None
-    if CONSTRAINT_EN.search(plain) or any(m in plain for m in CONSTRAINT_ZH):
-        return "constraint"
-    if PREFERENCE_EN.search(plain) or any(m in plain for m in PREFERENCE_ZH):
-        return "preference"
+    kind = marker_kind(plain)
+    if kind is not None:
+        return kind
     if imperative(plain) or labelled_command(plain):
         return "preference"
     return None
@@ -120,13 +111,18 @@ def rules(text: str) -> Iterator[tuple[str, str]]:
             if not refused(joined.replace("**", "")):
                 yield joined, _stronger(lead.kind, rule_kind(joined))
             continue
+        if block.kind == "table":
+            yield from ((row, "preference") for row in command_tables.rows(block))
+            continue
         if block.kind == "code":
+            yield from _named_commands(block)
             continue
         line = clip(block.text, MAX_RULE_CHARS)
         kind = obligation(line)
         if kind is not None:
             lead = _Obligation(last_sentence(line), kind, block)
-        script, consumed = commands_after(found, i) if is_lead_in(line) else ([], 0)
+        introduces = is_lead_in(line) or (block.kind == "paragraph" and announces(line))
+        script, consumed = commands_after(found, i) if introduces else ([], 0)
         introduced = (line, script) if script else inline_commands(block)
         if introduced is not None:
             lead_in, shown = introduced
@@ -134,12 +130,10 @@ def rules(text: str) -> Iterator[tuple[str, str]]:
                 joined = clip(quoted(lead_in, shown), MAX_RULE_CHARS)
                 yield joined, rule_kind(joined) or "preference"
             continue
-        if block.kind == "paragraph" and len(block.lines) > 1:
-            continue  # prose, though its last sentence may introduce rules
         if is_lead_in(line):
             line = without_last_sentence(line)
-        if block.kind == "paragraph" and _prose(line):
-            continue
+        if block.kind == "paragraph" and _prose(line, len(block.lines)):
+            continue  # prose, though its last sentence may introduce rules
         kind = rule_kind(line) if line else None
         if kind is not None:
             yield line, kind
@@ -170,14 +164,26 @@ class _Obligation:
         return block.indent <= self.level
 
 
+def _named_commands(block: Block) -> Iterator[tuple[str, str]]:
+    """The groups of a code block of commands named by their comments (commented_blocks.py)."""
+    for line in commented_blocks.rules(block):
+        line = clip(line, MAX_RULE_CHARS)
+        if not refused(line.replace("**", "")):
+            yield line, rule_kind(line) or "preference"
+
+
 def _stronger(kind: str, other: str | None) -> str:
     return "constraint" if "constraint" in (kind, other) else kind
 
 
-def _prose(line: str) -> bool:
-    """A long paragraph naming no code: an explanation, even on one line (a file that is not
-    hard-wrapped writes every paragraph on one line, so its line count tells nothing)."""
-    return len(line) > MAX_RULE_PARAGRAPH_CHARS and not CODE_SPAN.search(line)
+def _prose(line: str, lines: int) -> bool:
+    """An explanation, not a rule: a paragraph longer than a few hard-wrapped lines (a short
+    hard-wrapped one reads like a one-line rule), or a long one-line paragraph naming no code (a
+    file that is not hard-wrapped writes every paragraph on one line) — unless its author
+    emphasised a modal in it ("All changes **MUST** be backward-compatible. …")."""
+    if len(line) <= MAX_RULE_PARAGRAPH_CHARS or emphasised(line):
+        return False
+    return lines > 1 or not CODE_SPAN.search(line)
 
 
 def rule_lines(text: str) -> Iterator[str]:

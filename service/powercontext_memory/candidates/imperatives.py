@@ -1,7 +1,8 @@
 """Instructions without a modal word: a sentence that starts with an imperative verb ("Run …",
 "Use …") — after a label ("Async testing: use anyio"), a purpose clause ("To run a single test,
-use …"), an introduction ("With the environment activated simply run …") or a softener
-("Please add tests …") — and names a command or a concrete convention; or a label and a
+use …"), an introduction ("With the environment activated simply run …", "If you only want some
+of the tests run `pip install …`") or a softener ("Please add tests …") — and names a command
+or a concrete convention; or a label and a
 command ("Format: `uv run ruff format .`"). A noun-phrase label ("**Build System**
 (`src/builders/`): …") is no imperative: the verb is looked for after it.
 """
@@ -52,6 +53,14 @@ _PHRASE: Final = re.compile(
     r"\s+(.*)$",
     re.I,
 )
+# An introduction without a comma, ended by the imperative verb of a command: "If you only
+# want to run some of the tests run `pip install x[test]`" (not "to run", not "you run").
+_INTRODUCED: Final = re.compile(r"^" + _INTRODUCTION, re.I)
+_VERB_OF_COMMAND: Final = re.compile(r"(?<=\s)([A-Za-z]+)\s+(?=`)")
+_NO_IMPERATIVE_AFTER: Final = frozenset(
+    {"to", "you", "we", "i", "they", "it", "he", "she", "will", "would", "can", "could",
+     "should", "must", "may", "might", "not", "don't", "also", "then"}
+)  # fmt: skip
 # Words that soften an imperative without changing it ("Please add tests", "Simply run").
 SOFTENERS: Final = frozenset({"please", "simply", "just", "also", "then", "now", "first"})
 
@@ -68,7 +77,7 @@ def imperative(line: str) -> bool:
         core = clause.group(1)
     else:
         phrase = _PHRASE.match(core)
-        core = phrase.group(1) if phrase else core
+        core = phrase.group(1) if phrase else _command_after_introduction(core)
     words = core.split(maxsplit=1)
     while len(words) > 1 and words[0].lower().strip("*_,.:") in SOFTENERS:
         words = words[1].split(maxsplit=1)
@@ -79,6 +88,18 @@ def imperative(line: str) -> bool:
     if verb == "make" and rest.lower().startswith("sure "):
         rest = rest[5:]
     return verb in IMPERATIVE and bool(CODE_SPAN.search(rest) or CONCRETE.search(rest))
+
+
+def _command_after_introduction(line: str) -> str:
+    """From the imperative verb of a command on, when an introduction without a comma leads up
+    to it ("If you only want some of the tests run `pip install x[test]`"); else the line."""
+    if not _INTRODUCED.match(line):
+        return line
+    for verb in _VERB_OF_COMMAND.finditer(line):
+        before = line[: verb.start()].split()
+        if verb.group(1).lower() in IMPERATIVE and before[-1].lower() not in _NO_IMPERATIVE_AFTER:
+            return line[verb.start() :]
+    return line
 
 
 def labelled_command(line: str) -> bool:

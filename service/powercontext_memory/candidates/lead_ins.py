@@ -1,7 +1,8 @@
 """Lead-ins of a rules file: a sentence ending with ":" and the block it introduces.
 
-- followed by a short shell code block, or by list items that are each a bare command in a
-  code span (1. `tox -e venv` 2. `. venv/bin/activate`), the lead-in and its commands are one
+- followed by a short shell code block (also after a sentence ending with "." that announces
+  it: "This will run the backend's unit tests."), or by list items that are each a bare command
+  in a code span (1. `tox -e venv` 2. `. venv/bin/activate`), the lead-in and its commands are one
   rule ("Ensure tests pass: `uv run pytest`"); so is a hard-wrapped paragraph whose lines after
   the one ending with ":" hold only such commands ("… is as easy as:\n`py.test tests -k x`");
 - stating an obligation ("All changes need to:", "Every PR must:"), each list item after it
@@ -16,7 +17,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from .commands import CODE_SPAN, looks_like_command
+from .for_a_person import for_a_person
 from .markdown_blocks import Block
+from .script_lines import SHELL_INFO, read
 from .text import one_line
 
 MAX_LEAD_IN_COMMANDS: Final = 3
@@ -37,21 +40,35 @@ _OBLIGATIONS: Final = (
 # that point at the list itself ("must satisfy the following:").
 MAX_WORDS_AFTER: Final = 2
 _POINTER: Final = re.compile(r"\s*\b(?:(?:all )?(?:of )?(?:the following|these))?\s*[:：]\s*$")
-_SHELL_INFO: Final = frozenset({"", "bash", "sh", "shell", "console", "zsh", "shell-session"})
+# A sentence ending with "." that announces the commands after it ("This will run the backend's
+# unit tests.", "The following command will install …").
+_ANNOUNCES: Final = re.compile(
+    r"^(?:this|these|the following|the commands? below)\b[^.:]*\b(?:will|commands?)\b[^:]*\.$",
+    re.IGNORECASE,
+)
 
 
 def is_lead_in(line: str) -> bool:
     return line.endswith((":", "："))
 
 
+def announces(line: str) -> bool:
+    """A one-sentence paragraph ending with "." that announces the commands after it."""
+    return bool(_ANNOUNCES.match(line))
+
+
 def short_script(block: Block | None) -> list[str]:
-    """The commands of a shell code block of at most MAX_LEAD_IN_COMMANDS lines, else []."""
-    if block is None or block.kind != "code" or block.info.lower() not in _SHELL_INFO:
+    """The commands of a shell code block of at most MAX_LEAD_IN_COMMANDS lines (comments left
+    out, script_lines.py), else []; [] too when the block opens an interactive UI for a person
+    (`pnpm test:interactive // runs cypress open`)."""
+    if block is None or block.kind != "code" or block.info.lower() not in SHELL_INFO:
         return []
-    lines = [one_line(line.split(" #")[0]).removeprefix("$ ") for line in block.lines]
-    commands = [c for c in lines if c and not c.startswith("#")]
+    lines = read(block.lines)
+    commands = [line.command for line in lines if line.command]
     if len(commands) > MAX_LEAD_IN_COMMANDS or not all(map(looks_like_command, commands)):
         return []  # a long script, or output (a file listing) rather than commands
+    if any(for_a_person(f"{line.command} {line.comment}") for line in lines):
+        return []
     return commands
 
 

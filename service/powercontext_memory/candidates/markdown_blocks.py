@@ -1,9 +1,10 @@
 """A small Markdown block reader for the rules files: list items (with their indented
-continuation lines), paragraphs, fenced code, MyST admonitions (```{warning} ...), headings.
+continuation lines), paragraphs, fenced code, MyST admonitions (```{warning} ...), tables (their
+rows as written), headings.
 
 Not a CommonMark parser: it reads what AGENTS.md / CLAUDE.md / CONTRIBUTING.md files are made
-of, line by line, bounded by the text it is given. Tables, block quotes and HTML comments are
-skipped; each block knows the headings it sits under.
+of, line by line, bounded by the text it is given. Block quotes and HTML comments are skipped;
+each block knows the headings it sits under.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ _ADMONITIONS: Final = frozenset(
 
 @dataclass(frozen=True)
 class Block:
-    """kind: "item" | "paragraph" (lines kept apart) | "code" | "admonition"."""
+    """kind: "item" | "paragraph" (lines kept apart) | "code" | "admonition" | "table"."""
 
     kind: str
     lines: tuple[str, ...]
@@ -92,12 +93,17 @@ def blocks(text: str) -> Iterator[Block]:
             kind = "item"
             indent = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
             pending.append(raw[marker.end() :].strip())
-        elif not stripped or stripped.startswith(("|", ">", "---", "***")):
+        elif stripped.startswith("|"):
+            if kind != "table":
+                yield from flush()
+                kind = "table"
+            pending.append(stripped)
+        elif not stripped or stripped.startswith((">", "---", "***")):
             yield from flush()
         elif kind == "item" and raw[:1] in (" ", "\t"):
             pending.append(stripped)
         else:
-            if kind == "item":
+            if kind in ("item", "table"):
                 yield from flush()
             kind = "paragraph"
             pending.append(stripped)

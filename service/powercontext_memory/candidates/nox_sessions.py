@@ -2,6 +2,10 @@
 paragraph of its docstring, and the commands its `session.run(…)` calls run, their literal
 arguments quoted and every computed one shown as "…".
 
+A session that hands its `session` to a helper function of the file runs that helper's commands
+(`tests_impl(session)`); one that calls another session runs it (`lint(session)`: "`nox -s
+lint`").
+
 A starred argument is unpacked when its list is written in the file: a local name assigned a
 list or tuple literal (`args = ["pytest", "-x"]`; `session.run(*args)`), or a call of a
 function of the file that returns one (`session.run(*sphinx_command("html"))`). Nothing is
@@ -17,6 +21,7 @@ from .tasks import Task
 from .text import one_line
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
+_MAX_DEPTH = 4  # sessions and helpers handing the session on, nested
 
 
 def parse(text: str) -> Iterator[Task]:
@@ -25,22 +30,50 @@ def parse(text: str) -> Iterator[Task]:
     except SyntaxError:
         return
     helpers = {n.name: n for n in tree.body if isinstance(n, _Function)}
+    sessions = {
+        n.name: name
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef) and (name := _session_name(n)) is not None
+    }
     for node in tree.body:
-        if not isinstance(node, ast.FunctionDef):
+        if not isinstance(node, ast.FunctionDef) or node.name not in sessions:
             continue
-        name = _session_name(node)
-        if name is None:
-            continue
-        lists = _lists(node, {**helpers, **_nested(node)})
-        commands = [
-            " ".join(word for arg in call.args for word in _words(arg, lists))
-            for call in ast.walk(node)
-            if isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute)
-            and call.func.attr == "run"
-        ]
+        commands = _commands(node, helpers, sessions, frozenset({node.name}))
         doc = one_line((ast.get_docstring(node) or "").split("\n\n")[0])
-        yield Task(name, (), tuple(dict.fromkeys(c for c in commands if c)), doc)
+        yield Task(sessions[node.name], (), tuple(dict.fromkeys(c for c in commands if c)), doc)
+
+
+def _commands(
+    node: _Function, helpers: dict[str, _Function], sessions: dict[str, str], seen: frozenset[str]
+) -> list[str]:
+    """The commands `node` runs, in order: its `session.run(…)` calls, a helper function of the
+    file it hands the session to (`tests_impl(session)`: that helper's commands), and another
+    session it calls (`lint(session)`: `nox -s lint`)."""
+    lists = _lists(node, {**helpers, **_nested(node)})
+    session = node.args.args[0].arg if node.args.args else "session"
+    out: list[str] = []
+    for call in _calls_in_order(node):
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "run":
+            out.append(" ".join(word for arg in call.args for word in _words(arg, lists)))
+            continue
+        callee = call.func.id if isinstance(call.func, ast.Name) else ""
+        if callee not in helpers or callee in seen or not _passes(call, session):
+            continue
+        if callee in sessions:
+            out.append(f"nox -s {sessions[callee]}")
+        elif len(seen) < _MAX_DEPTH:
+            out.extend(_commands(helpers[callee], helpers, sessions, seen | {callee}))
+    return out
+
+
+def _calls_in_order(node: _Function) -> list[ast.Call]:
+    calls = [c for c in ast.walk(node) if isinstance(c, ast.Call)]
+    return sorted(calls, key=lambda c: (c.lineno, c.col_offset))
+
+
+def _passes(call: ast.Call, session: str) -> bool:
+    """The call hands the session on (`tests_impl(session, extras=…)`)."""
+    return any(isinstance(a, ast.Name) and a.id == session for a in call.args)
 
 
 def _session_name(node: ast.FunctionDef) -> str | None:

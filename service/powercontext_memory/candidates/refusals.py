@@ -1,8 +1,9 @@
 """What a rules file says that is no rule for an agent working in the repository: governance
 (issue and pull-request intake, licensing, conduct, releases, community, and everything under
 such a heading), a person's setup of a checkout or a machine (cloning, forking, adding a remote,
-installing system packages or a tool from its website), and the maintainers speaking of
-themselves ("We welcome …").
+installing system packages or a tool from its website), the maintainers speaking of themselves
+("We welcome …") or reassuring a person ("Don't be discouraged …"), and advice to bypass the
+project's checks (`git push --no-verify`; forbidding it is a rule).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from typing import Final
 
 from .commands import commands
+from .modality import CONSTRAINT_EN
 
 GOVERNANCE: Final = re.compile(
     r"code of conduct|\blicen[cs]e[ds]?\b|\bCLA\b|issue tracker|\b(?:open|file|create|submit) an "
@@ -27,10 +29,11 @@ GOVERNANCE: Final = re.compile(
 # A heading about releasing *and* building (a "build and release guide") is not governance.
 _WORK_HEADING: Final = re.compile(r"build|test|develop|setup|install|workflow|local", re.I)
 # Commands that set up a person's checkout or machine, never run by an agent working in one:
-# cloning, adding a remote, installing system packages.
+# cloning, adding a remote, installing system packages, putting credentials in the environment.
 SETUP_COMMAND: Final = re.compile(
     r"\bgit clone\b|\bgit remote add\b|\bsudo\s|"
-    r"\b(?:apt|apt-get|brew|dnf|yum|pacman|choco|winget)\s+install\b",
+    r"\b(?:apt|apt-get|brew|dnf|yum|pacman|choco|winget)\s+install\b|"
+    r"\bexport\s+\w*(?:KEY|TOKEN|SECRET|PASSWORD|PAT)\w*=",
     re.IGNORECASE,
 )
 # Steps for a person setting up a checkout, never for an agent working in one.
@@ -48,11 +51,23 @@ GOVERNANCE_HEADING: Final = re.compile(
     re.IGNORECASE,
 )
 _MAINTAINER_VOICE: Final = re.compile(r"^(?:we|our|i|thank|thanks)\b", re.IGNORECASE)
+# Reassurance for a person, not an instruction: "Don't be discouraged if a reviewer asks …".
+_REASSURANCE: Final = re.compile(
+    r"^(?:please\s+)?(?:don't|do not)\s+(?:be\s+(?:discouraged|afraid|shy|intimidated|"
+    r"worried)|hesitate|worry)\b",
+    re.IGNORECASE,
+)
+# How a person bypasses the project's checks (`git push --no-verify`): never advice for an
+# agent, though forbidding it ("Never skip pre-commit hooks (`--no-verify`)") is a rule.
+_BYPASS: Final = re.compile(r"--no-verify\b|\bgit\s+commit\s+-n\b")
 
 
 def refused(plain: str) -> bool:
-    """Governance, a person's setup step, or the maintainers speaking of themselves."""
+    """Governance, a person's setup step, the maintainers speaking of themselves or reassuring a
+    person, or advice to bypass the project's checks."""
     if GOVERNANCE.search(plain) and not commands(plain) or HUMAN_SETUP.search(plain):
+        return True
+    if _REASSURANCE.match(plain) or (_BYPASS.search(plain) and not CONSTRAINT_EN.search(plain)):
         return True
     return bool(_MAINTAINER_VOICE.match(plain)) and not commands(plain)
 

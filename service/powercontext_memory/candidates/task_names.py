@@ -1,5 +1,6 @@
 """What a task's name says about it: the words that make a task worth an agent's knowing
-(build, test, lint ...), and the words that make it a maintainer's chore (release, clean).
+(build, test, lint ...), the words that make it a maintainer's chore (release, clean), and the
+words that make it another caller's (a CI service's, or a helper fed files: `format:files`).
 
 A name is read in parts split at `-_:./` (`docs-test` is "docs" and "test"). Words of a
 whole-name kind count only as the entire name: `up` brings the project's services up, while
@@ -28,6 +29,11 @@ WHOLE_NAME: Final = frozenset({"up", "start"})
 RELEASE: Final = frozenset({"deploy", "publish", "release", "upload"})
 # Wiping generated state is a chore a rules file must ask for before an agent needs it.
 HOUSEKEEPING: Final = frozenset({"clean", "distclean", "clobber", "purge", "reset", "erase"})
+# A task named after a CI service runs on that service's machine (`github_actions_tests`).
+CI_SERVICE: Final = frozenset({"github", "gha", "travis", "circleci", "gitlab", "jenkins"})
+# A helper that takes the files to work on as arguments (`format:files`, `lint-staged`), for an
+# editor or a commit hook to call: run without them it has nothing to do.
+FILE_ARGUMENTS: Final = frozenset({"files", "staged"})
 _PYTHON_ENV: Final = re.compile(r"(?:py|pypy)\d[\d.]{0,4}")
 _SEPARATORS: Final = re.compile(r"[-_:./]")
 
@@ -63,6 +69,12 @@ def release_section(title: str) -> bool:
 def housekeeping(name: str) -> bool:
     """A task that wipes generated state (`clean`, `coverage-reset`)."""
     return any(part in HOUSEKEEPING for part in parts(name))
+
+
+def for_another_caller(name: str) -> bool:
+    """A task for a CI machine or a helper fed the files to work on (CI_SERVICE,
+    FILE_ARGUMENTS)."""
+    return any(part in CI_SERVICE or part in FILE_ARGUMENTS for part in parts(name))
 
 
 def is_compound(name: str) -> bool:

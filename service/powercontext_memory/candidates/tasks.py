@@ -8,7 +8,8 @@ name, by the file section they sit in, or because they run a publishing tool suc
 shell plumbing (recipes that only rm, mkdir, echo, cd ...; a `;` inside quotes splits nothing),
 and unless a rules file names them: housekeeping (`clean`, `coverage-reset`), recipes for a
 person or a machine (they open a viewer, pipe a download into a shell or install system
-packages), the steps of one other task named after it (`tests-parallel` of `tests`) and the
+packages), tasks for another caller (named after a CI service, or helpers fed files:
+`format:files`), the steps of one other task named after it (`tests-parallel` of `tests`) and the
 argument variants of another task (`integration-tests-nightly` of `integration-tests`).
 text() quotes the commands as written; calls of sibling tasks are named as such.
 """
@@ -21,9 +22,18 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..domain.models import Source
+from .for_a_person import for_a_person as person_command
 from .shell import statements
 from .sources import AGENT_RULES, file_format, text_of
-from .task_names import housekeeping, is_compound, parts, publishes, release_section, relevant
+from .task_names import (
+    for_another_caller,
+    housekeeping,
+    is_compound,
+    parts,
+    publishes,
+    release_section,
+    relevant,
+)
 from .text import clip, join_bounded, one_line
 
 # Programs whose lines only move files or print: a recipe made of nothing else is plumbing.
@@ -94,23 +104,23 @@ def mentioned(runner: str, siblings: Sequence[Source]) -> frozenset[str]:
 
 
 def is_plumbing(line: str) -> bool:
-    """Every statement of the line runs a file-moving or printing program (or is empty)."""
+    """Every statement of the line runs a file-moving or printing program (or is empty), or only
+    prints a version or a Python one-liner's answer (`uv --version`, `python -c "…print(…)"`)."""
     for segment in statements(line):
         words = [w for w in segment.split() if not _ASSIGNMENT.fullmatch(w)]
-        if words and words[0].lstrip("@-") not in PLUMBING:
+        if words and words[0].lstrip("@-") not in PLUMBING and not _only_prints(words):
             return False
     return True
 
 
-# An agent runs tasks unattended: a recipe that opens a viewer for a person to look at, pipes
-# a download into a shell or (un)installs system packages to provision the machine (CI, a
-# hosting platform, a Homebrew formula's test), is not its.
-_FOR_A_PERSON: Final = re.compile(
-    r"(?:^|[;&|(]\s*)(?:open|xdg-open)\s|\$[({]BROWSER[)}]|\bwebbrowser\b|"
-    r"\b(?:curl|wget)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|"
-    r"(?:^|[;&|(]\s*)(?:sudo\s+)?(?:brew|apt|apt-get|dnf|yum|pacman|port|choco|winget)\s+"
-    r"(?:-\S+\s+)*(?:un)?install\b"
-)
+_VERSION_FLAGS: Final = frozenset({"--version", "-V"})
+
+
+def _only_prints(words: Sequence[str]) -> bool:
+    if len(words) == 2 and words[1] in _VERSION_FLAGS:
+        return True
+    python = words[0] in ("python", "python3") and len(words) > 2 and words[1] == "-c"
+    return python and "print(" in " ".join(words[2:])
 
 
 # A publishing tool: a recipe that runs it is a step of a release, whatever its name.
@@ -129,8 +139,9 @@ def releases(task: Task) -> bool:
 
 
 def for_a_person(task: Task) -> bool:
-    """The recipe opens a viewer or provisions the machine (see _FOR_A_PERSON)."""
-    return any(_FOR_A_PERSON.search(line) for line in task.commands)
+    """The recipe is for a person at the machine (for_a_person.py): an agent runs tasks
+    unattended."""
+    return any(person_command(line) for line in task.commands)
 
 
 def select(
@@ -176,7 +187,10 @@ def select(
         if not t.name.startswith(("_", "."))
         and not releases(t)
         and (t.name in named or relevant(t.name) or not t.name or aggregate(t))
-        and (t.name in named or not (housekeeping(t.name) or for_a_person(t)))
+        and (
+            t.name in named
+            or not (housekeeping(t.name) or for_another_caller(t.name) or for_a_person(t))
+        )
         and (t.commands or t.deps)  # a description alone runs nothing
         and not only_plumbing(t)
     ]
