@@ -13,132 +13,27 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import random
-import signal
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 
-from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from . import backends
+from .calls import commit_latencies, fill_memory, search_latencies
 from .clients import run_clients
 from .context import run_context
 from .corpus import Corpus
 from .hooks import run_hooks
 from .report import Figure, figure
+from .server import server_process
+from .side_by_side import print_side_by_side
 from .targets import print_targets
-
-BATCH = 1000
-
-
-async def _fill(stub: pb_grpc.MemoryServiceStub, corpus: Corpus, size: int) -> types.ArtifactRef:
-    """A memory of `size` entries, written in batches of 1,000."""
-    memory: types.ArtifactRef | None = None
-    for start in range(0, size, BATCH):
-        entries = [
-            types.EntryInput(kind="fact", text=corpus.sentence())
-            for _ in range(min(BATCH, size - start))
-        ]
-        request = pb.RememberRequest(entries=entries, mode=pb.REMEMBER_MODE_APPEND)
-        if memory is not None:
-            request.memory.CopyFrom(memory)
-        memory = (await stub.Remember(request)).memory
-    assert memory is not None
-    return memory
-
-
-async def _commit_latencies(
-    stub: pb_grpc.MemoryServiceStub, corpus: Corpus, memory: types.ArtifactRef, runs: int
-) -> tuple[list[float], types.ArtifactRef]:
-    samples = []
-    for _ in range(runs):
-        request = pb.RememberRequest(
-            memory=memory, entries=[types.EntryInput(kind="fact", text=corpus.sentence())]
-        )
-        started = time.perf_counter()
-        response = await stub.Remember(request)
-        samples.append((time.perf_counter() - started) * 1000)
-        memory = response.memory
-    return samples, memory
-
-
-def server_timing(trailers: object) -> dict[str, float]:
-    """The server-timing trailer of a Search: {"embed": ms, "search": ms}."""
-    for key, value in trailers or ():  # type: ignore[attr-defined]
-        if key == "server-timing":
-            return {
-                part.split(";dur=")[0].strip(): float(part.split(";dur=")[1])
-                for part in value.split(",")
-            }
-    return {}
-
-
-async def _search_latencies(
-    stub: pb_grpc.MemoryServiceStub,
-    memory: types.ArtifactRef,
-    queries: list[str],
-    mode: types.SearchMode = types.SEARCH_MODE_FTS,
-    embed_ms: list[float] | None = None,
-) -> tuple[list[float], float]:
-    """Round-trip latencies; with `embed_ms`, the server's query-embedding time is collected
-    and taken out of each sample."""
-    samples, hits = [], 0
-    for query in queries:
-        request = pb.SearchRequest(query=query, memories=[memory], limit=8, mode=mode)
-        started = time.perf_counter()
-        call = stub.Search(request)
-        response = await call
-        elapsed = (time.perf_counter() - started) * 1000
-        if embed_ms is not None:
-            embed = server_timing(await call.trailing_metadata()).get("embed", 0.0)
-            embed_ms.append(embed)
-            elapsed -= embed
-        samples.append(elapsed)
-        hits += len(response.hits)
-    return samples, hits / len(queries)
-
-
-@dataclass(frozen=True)
-class Server:
-    port: int
-    pid: int
-
-
-@contextlib.contextmanager
-def server_process(database: str, *extra: str) -> Iterator[Server]:
-    """`serve` in its own process, as deployed; stops it with SIGTERM."""
-    command = [
-        sys.executable,
-        "-m",
-        "powercontext_memory",
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--database",
-        database,
-        *extra,
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        if not line.startswith("serving"):
-            raise RuntimeError(f"server did not start: {line!r}")
-        yield Server(int(line.split(" on ")[1].split()[0].rsplit(":", 1)[1]), process.pid)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=30)
 
 
 async def run(
@@ -177,9 +72,9 @@ async def _size_scenario(
     stub: pb_grpc.MemoryServiceStub, corpus: Corpus, size: int, commits: int, searches: int
 ) -> tuple[list[Figure], types.ArtifactRef]:
     started = time.perf_counter()
-    memory = await _fill(stub, corpus, size)
+    memory = await fill_memory(stub, corpus, size)
     fill_s = time.perf_counter() - started
-    samples, memory = await _commit_latencies(stub, corpus, memory, commits)
+    samples, memory = await commit_latencies(stub, corpus, memory, commits)
     commit = figure(
         f"commit 1 entry into {size:,} entries",
         samples,
@@ -187,8 +82,8 @@ async def _size_scenario(
         f"filled in {fill_s:.1f} s",
     )
     queries = corpus.queries(searches)
-    await _search_latencies(stub, memory, queries[:5])  # warm the cache
-    samples, mean_hits = await _search_latencies(stub, memory, queries)
+    await search_latencies(stub, memory, queries[:5])  # warm the cache
+    samples, mean_hits = await search_latencies(stub, memory, queries)
     search = figure(
         f"FTS search over gRPC at {size:,} entries",
         samples,
@@ -196,34 +91,6 @@ async def _size_scenario(
         f"mean hits {mean_hits:.1f}",
     )
     return [commit, search], memory
-
-
-def print_side_by_side(results: dict[str, list[Figure]]) -> None:
-    names = list(results)
-    print(f"\nPowerContext Memory bench — {', '.join(names)}; {os.cpu_count()} cores")
-    header = f"{'scenario':<46}" + "".join(f" {n + ' p50':>16} {'p95':>8}" for n in names)
-    print(header + f" {'target':>9}  notes")
-    rows: dict[str, dict[str, Figure]] = {}
-    for name, figures in results.items():
-        for item in figures:
-            rows.setdefault(item.name, {})[name] = item
-    for scenario, by_backend in rows.items():
-        cells = []
-        targets = sorted({f"{f.target_ms:.3g}" for f in by_backend.values() if f.target_ms})
-        for name in names:
-            f = by_backend.get(name)
-            if f is None:
-                cells.append(f" {'-':>16} {'-':>8}")
-                continue
-            mark = "" if f.target_ms is None or f.measured_ms <= f.target_ms else "!"
-            cells.append(f" {f.median_ms:>15.2f}{mark or ' '} {f.p95_ms:>8.2f}")
-        notes = "; ".join(f"{n}: {f.note}" for n, f in by_backend.items() if f.note)
-        shown = f"<= {' / '.join(targets)}" if targets else ""
-        print(f"{scenario:<46}" + "".join(cells) + f" {shown:>9}  {notes}")
-    print(
-        "! = over target (on p50, or on p99 where the note says so). Upstream: 798 ms to commit "
-        "one entry at 1,000 entries; FTS p50 42-57 ms."
-    )
 
 
 def main() -> None:

@@ -27,10 +27,11 @@ import grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
+from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
-from .__main__ import MAX_MESSAGE_BYTES, server_process
 from .corpus import Corpus
 from .report import Figure, figure, percentile
+from .server import server_process
 
 TARGET_P99_MS = 100.0
 TARGET_RSS_GROWTH_MB = 200.0

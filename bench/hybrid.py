@@ -32,17 +32,13 @@ from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn, vector_lit
 from powercontext_memory.backends.sqlite import fts_match_expression
 from powercontext_memory.domain import analyzer, fusion
 from powercontext_memory.embedding.multilingual import MultilingualEmbedder
+from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from . import backends
-from .__main__ import (
-    MAX_MESSAGE_BYTES,
-    _commit_latencies,
-    _fill,
-    _search_latencies,
-    server_process,
-)
+from .calls import commit_latencies, fill_memory, search_latencies
 from .corpus import Corpus
 from .report import Figure, figure
+from .server import server_process
 
 POOL = fusion.candidate_pool_size(8)
 
@@ -81,15 +77,15 @@ async def run_hybrid(backend: str, server: str | None, size: int, searches: int)
                 ) as ch:
                     stub = pb_grpc.MemoryServiceStub(ch)
                     started = time.perf_counter()
-                    memory = await _fill(stub, corpus, size)
+                    memory = await fill_memory(stub, corpus, size)
                     fill_s = time.perf_counter() - started
                     queries = corpus.queries(searches)
-                    await _search_latencies(stub, memory, queries[:5], types.SEARCH_MODE_HYBRID)
+                    await search_latencies(stub, memory, queries[:5], types.SEARCH_MODE_HYBRID)
                     embed_ms: list[float] = []
-                    hybrid, mean_hits = await _search_latencies(
+                    hybrid, mean_hits = await search_latencies(
                         stub, memory, queries, types.SEARCH_MODE_HYBRID, embed_ms
                     )
-                    commits, memory = await _commit_latencies(stub, corpus, memory, 20)
+                    commits, memory = await commit_latencies(stub, corpus, memory, 20)
                     rss = _rss_mb(served.pid)
             vectors = [(await model.embed([q])).vectors[0] for q in queries]
             raw_engines = _raw_sqlite if backend == "sqlite" else _raw_oceanbase

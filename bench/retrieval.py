@@ -27,10 +27,12 @@ import grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
+from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from . import backends
-from .__main__ import MAX_MESSAGE_BYTES, server_process, server_timing
+from .calls import server_timing
 from .report import Figure, figure
+from .server import server_process
 
 DATA = Path(__file__).parent / "data"
 DATA_FILES = ("retrieval_en.jsonl", "retrieval_zh.jsonl")

@@ -28,9 +28,11 @@ from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from . import backends
-from .__main__ import _fill, _search_latencies, print_side_by_side, server_process
+from .calls import fill_memory, search_latencies
 from .corpus import Corpus
 from .report import Figure, figure
+from .server import server_process
+from .side_by_side import print_side_by_side
 
 CONCURRENCY = 16
 
@@ -44,7 +46,7 @@ async def _concurrent(
 
     async def worker() -> None:
         while pending:
-            found, _ = await _search_latencies(stub, memory, [pending.pop()])
+            found, _ = await search_latencies(stub, memory, [pending.pop()])
             samples.extend(found)
 
     started = time.perf_counter()
@@ -64,12 +66,12 @@ async def run_search_cache(
                     f"127.0.0.1:{served.port}", options=options
                 ) as ch:
                     stub = pb_grpc.MemoryServiceStub(ch)
-                    memory = await _fill(stub, corpus, size)
+                    memory = await fill_memory(stub, corpus, size)
                     queries = list(dict.fromkeys(corpus.queries(4 * searches)))
                     one, burst = queries[:searches], queries[searches : 2 * searches]
-                    await _search_latencies(stub, memory, queries[-5:])  # connections, caches
-                    cold, hits = await _search_latencies(stub, memory, one)
-                    warm, _ = await _search_latencies(stub, memory, one)
+                    await search_latencies(stub, memory, queries[-5:])  # connections, caches
+                    cold, hits = await search_latencies(stub, memory, one)
+                    warm, _ = await search_latencies(stub, memory, one)
                     cold16, cold_rate = await _concurrent(stub, memory, burst)
                     warm16, warm_rate = await _concurrent(stub, memory, burst)
     at = f"{size:,} entries"

@@ -26,9 +26,11 @@ from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
 from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from . import backends
-from .__main__ import _commit_latencies, _fill, server_process
+from .calls import commit_latencies, fill_memory
 from .corpus import Corpus
 from .report import Figure, figure
+from .server import server_process
+from .side_by_side import print_side_by_side
 
 # (table, byte-length expression of a row) per backend; manifest_pieces exists from pieces on.
 _SIZED = {
@@ -134,11 +136,11 @@ async def run_storage(
                     ) as channel:
                         stub = pb_grpc.MemoryServiceStub(channel)
                         started = time.perf_counter()
-                        memory = await _fill(stub, corpus, size)
+                        memory = await fill_memory(stub, corpus, size)
                         fill_s = time.perf_counter() - started
-                        memory = (await _commit_latencies(stub, corpus, memory, 3))[1]  # warm
+                        memory = (await commit_latencies(stub, corpus, memory, 3))[1]  # warm
                         before = stored_bytes(backend, location)
-                        samples, memory = await _commit_latencies(stub, corpus, memory, commits)
+                        samples, memory = await commit_latencies(stub, corpus, memory, commits)
                         grown = stored_bytes(backend, location) - before
                 kb = grown / commits / 1024
                 figures.append(
@@ -170,7 +172,6 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",") if s]
     chosen = [b for b in args.backends.split(",") if b]
     results: dict[str, list[Figure]] = {}
-    from .__main__ import print_side_by_side
 
     with contextlib.ExitStack() as stack:
         server = stack.enter_context(backends.seekdb_server()) if "oceanbase" in chosen else None

@@ -28,11 +28,15 @@ import grpc
 
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
+from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from . import backends
+from .calls import fill_memory
 from .corpus import Corpus
 from .load import LevelResult, LoadGenerator
 from .report import Figure, figure
+from .server import server_process
+from .side_by_side import print_side_by_side
 
 LEVELS = (1, 4, 16)
 MODES = {"fts": types.SEARCH_MODE_FTS, "hybrid": types.SEARCH_MODE_HYBRID}
@@ -102,15 +106,13 @@ def _embedding(modes: Sequence[str]) -> list[str]:
     return ["--embedding", "multilingual" if "hybrid" in modes else "none"]
 
 
-async def _fill_memory(
+async def _fill_on_a_server(
     location: str, corpus: Corpus, size: int, modes: Sequence[str]
 ) -> types.ArtifactRef:
-    from .__main__ import MAX_MESSAGE_BYTES, _fill, server_process
-
     options = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)]
     with server_process(location, *_embedding(modes)) as served:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{served.port}", options=options) as ch:
-            return await _fill(pb_grpc.MemoryServiceStub(ch), corpus, size)
+            return await fill_memory(pb_grpc.MemoryServiceStub(ch), corpus, size)
 
 
 def _measure(
@@ -123,8 +125,6 @@ def _measure(
     modes: Sequence[str],
     load: LoadGenerator,
 ) -> list[Figure]:
-    from .__main__ import server_process
-
     figures = []
     for count in workers:
         several = ["--workers", str(count)] if count > 1 else []  # 1: the default, as deployed
@@ -181,7 +181,7 @@ async def run_throughput(
         async with backends.database(backend, Path(tmp), server, "pcm_throughput") as location:
             # One corpus for the entries and the queries: a corpus's vocabulary is its seed's.
             corpus = Corpus(random.Random(20261202))
-            memory = await _fill_memory(location, corpus, size, modes)
+            memory = await _fill_on_a_server(location, corpus, size, modes)
             # Distinct queries for every search of every level (see _measure).
             needed = len(workers) * len(modes) * (len(LEVELS) + 1) * searches + 200
             queries = list(dict.fromkeys(corpus.queries(2 * needed)))[:needed]
@@ -200,7 +200,6 @@ def main() -> None:
     parser.add_argument("--modes", default="fts,hybrid", help="fts,hybrid or one of them")
     parser.add_argument("--client-processes", type=int, default=2)
     args = parser.parse_args()
-    from .__main__ import print_side_by_side
 
     def run(server: str | None) -> list[Figure]:
         return asyncio.run(

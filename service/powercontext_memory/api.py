@@ -7,11 +7,12 @@ the wire, and nothing here knows about a backend: the transport never imports ba
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .domain.analyzer import ANALYZER_VERSION
+from .domain.entry_input import EntryInput
+from .domain.hit import Hit
 from .domain.lifecycle import EntryRef, EntryResult
 from .domain.models import (
     ArtifactRef,
@@ -21,11 +22,11 @@ from .domain.models import (
     EntryVersion,
     MemoryChange,
     Revision,
-    SourceRef,
 )
 
 if TYPE_CHECKING:
-    from .candidates import Suggestion  # the candidate pipeline itself searches (Hit)
+    # Annotations only: importing the package at run time would load every candidate adapter.
+    from .candidates import Suggestion
 
 
 class RememberMode(enum.Enum):
@@ -39,21 +40,6 @@ class SearchMode(enum.Enum):
     FTS = "fts"
     VECTOR = "vector"
     HYBRID = "hybrid"
-
-
-@dataclass(frozen=True, slots=True)
-class EntryInput:
-    """A Remember input as received: unvalidated."""
-
-    target: EntryRef | None
-    kind: str
-    text: str
-    sources: Sequence[SourceRef] = ()
-    artifacts: Sequence[ArtifactRef] = ()
-    reason: str | None = None
-    # None: derived from the text (domain/descriptions.py). Tags: as given (validated there).
-    description: str | None = None
-    tags: Sequence[str] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,22 +60,6 @@ class MemoryView:
     head_revision: int
     # The manifest and changes are not to be sent (asked for, or too large for one response).
     content_omitted: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """One search result: a verified version of an active entry of a memory's head."""
-
-    memory_ref: ArtifactRef
-    entry_id: str
-    entry_version_id: str
-    entry_content_hash: str
-    kind: str
-    text: str
-    score: float
-    matched_by: tuple[str, ...]
-    description: str = ""
-    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

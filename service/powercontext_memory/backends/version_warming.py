@@ -23,7 +23,7 @@ from ..domain.models import ArtifactRef, EntryState
 from .version_cache import VersionCache
 
 if TYPE_CHECKING:
-    from .database import ReadSession
+    from .read_session import ReadSession
 
 # Versions per read transaction: ~25 us each to parse and hash, so a chunk holds the event loop
 # ~2 ms, no longer than one search.

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..api import Hit
+from ..domain.hit import Hit
 from ..domain.lifecycle import EntryRef
 from ..domain.models import Source, SourceRef
 

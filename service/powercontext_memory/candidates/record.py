@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..api import EntryInput
+from ..domain.entry_input import EntryInput
 from ..domain.lifecycle import EntryRef
 from ..domain.models import ArtifactRef, SourceRef
 from .port import Suggestion, SuggestionKind

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ..api import Hit
+from ..domain.hit import Hit
 from ..domain.lifecycle import EntryRef
 from ..domain.models import Source, SourceRef
 from ..domain.validation import MAX_TEXT_BYTES

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 
 from .canonical import sha256_hex
-from .models import EntryState, ManifestEntry
+from .manifest_entry import EntryState, ManifestEntry
 
 LEAF_BITS = 6  # ~64 rows (~13 KB) per leaf on average
 LEAF_CAP = 256

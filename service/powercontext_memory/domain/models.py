@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .canonical import (
     EMBEDDING_CONTENT_PREFIX,
@@ -23,17 +23,14 @@ from .canonical import (
     sha256_hex,
 )
 
-if TYPE_CHECKING:
-    from .manifest_pieces import PieceManifest
+# The manifest row lives below the manifest pieces; the service keeps importing it from here.
+from .manifest_entry import EntryState as EntryState
+from .manifest_entry import ManifestEntry
+from .manifest_pieces import PieceManifest, cut_leaves
 
 MEMORY_SCHEMA = "powercontext.memory.v1"
 MANIFEST_FORMAT = "flat-v1"
 MEMORY_FAMILY = "memory"
-
-
-class EntryState(enum.StrEnum):
-    ACTIVE = "active"
-    INACTIVE = "inactive"
 
 
 class ChangeOp(enum.StrEnum):
@@ -188,46 +185,6 @@ class EntryVersion:
 
 
 @dataclass(frozen=True, slots=True)
-class ManifestEntry:
-    entry_id: str
-    entry_version_id: str
-    entry_content_hash: str
-    state: EntryState
-    # The entry a Merge folded this (inactive) entry into. The key is absent from the canonical
-    # row when None, so every manifest written before merges existed hashes as it did.
-    merged_into: str | None = None
-
-    @property
-    def canonical(self) -> str:
-        """Canonical JSON of this row. Built when asked, not kept: a leaf keeps its rows' joined
-        bytes (manifest_pieces.Leaf.body), and only the leaves a commit changes are built
-        again (a cached 100,000-row manifest is ~280 bytes a row lighter for it).
-
-        Exact JCS for IDs that need no JSON escaping (ours are validated ASCII without quotes,
-        backslashes or controls); stored content is re-checked against its bytes when read."""
-        merged = "" if self.merged_into is None else f'"merged_into_entry_id":"{self.merged_into}",'
-        return (
-            f'{{"entry_content_hash":"{self.entry_content_hash}","entry_id":"{self.entry_id}",'
-            f'"entry_version_id":"{self.entry_version_id}",{merged}"state":"{self.state.value}"}}'
-        )
-
-    @property
-    def is_merged(self) -> bool:
-        return self.merged_into is not None
-
-    def to_json(self) -> dict[str, Any]:
-        data = {
-            "entry_content_hash": self.entry_content_hash,
-            "entry_id": self.entry_id,
-            "entry_version_id": self.entry_version_id,
-            "state": self.state.value,
-        }
-        if self.merged_into is not None:
-            data["merged_into_entry_id"] = self.merged_into
-        return data
-
-
-@dataclass(frozen=True, slots=True)
 class MemoryChange:
     op: ChangeOp
     entry_id: str
@@ -268,8 +225,6 @@ class MemoryContent:
         *,
         manifest: PieceManifest | None = None,
     ) -> None:
-        from .manifest_pieces import PieceManifest, cut_leaves
-
         self.manifest = manifest if manifest is not None else PieceManifest(cut_leaves(entries))
         self.changes: tuple[MemoryChange, ...] = tuple(changes)
         self._canonical = _canonical
