@@ -13,8 +13,8 @@ optimistic one, as Search's: at warm heads, the heads read is its only statement
   and working notes.
 - RECENT_NOTES: the most recently written active working note.
 
-At 1,000 entries, reading every active version (verified) to learn its kind costs about 25 ms
-on SQLite, more than the 10 ms target for the whole call; the kind join reads no text.
+Reading every active version (verified) only to learn its kind would cost more than the whole
+call may take at a thousand entries; the kind join reads no text.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .api import SearchMode
-from .backends.database import ReadSession
+from .backends.database import DatabaseMemoryBackend, ReadSession
 from .backends.kind_rows_cache import KindRowsCache
 from .backends.spi import HeadKindRow
 from .domain import analyzer, validation
@@ -34,7 +34,9 @@ from .domain import context_block as cb
 from .domain.canonical import nfc
 from .domain.errors import CapabilityNotSupportedError, InvalidArgumentError
 from .domain.models import ArtifactRef, Citation, EntryState, MemoryContent
-from .memory import MemoryService, require_head
+from .query_vectors import QueryVectors
+from .request_checks import require_head
+from .search.searcher import Searcher
 
 MAX_MEMORIES = 32
 # A head at most this many revisions past the newest cached one is followed through their
@@ -79,62 +81,73 @@ def check_memories(memories: Sequence[ArtifactRef]) -> None:
         validation.require_revision(f"memories[{i}].revision", ref.revision, allow_head=True)
 
 
-async def prepare_context(
-    service: MemoryService, memories: Sequence[ArtifactRef], query: str, budget_bytes: int
-) -> PreparedContext:
-    check_memories(memories)
-    query = check_query(query)
-    budget = check_budget(budget_bytes)
-    query_vector, problem = (
-        await service._query_vector(query, SearchMode.AUTO) if query else (None, "")
-    )
-    kind_rows = service.backend.kind_rows
+class ContextPreparation:
+    """PrepareContext over one database, searching with the service's searcher and query
+    vectors (the RELEVANT section is a Search in mode AUTO)."""
 
-    async def block_at_heads(session: ReadSession) -> PreparedContext:
-        packer = cb.Packer(budget)
-        found = await session.heads(list(dict.fromkeys(r.artifact_id for r in memories)))
-        for i, ref in enumerate(memories):
-            head = found.get(ref.artifact_id)
-            at = ArtifactRef(ref.artifact_id, ref.revision or head or 0)
-            require_head(f"memories[{i}]", at, head)
-        heads = list(
-            dict.fromkeys(ArtifactRef(r.artifact_id, found[r.artifact_id]) for r in memories)
+    def __init__(
+        self, backend: DatabaseMemoryBackend, searcher: Searcher, query_vectors: QueryVectors
+    ) -> None:
+        self.backend = backend
+        self.searcher = searcher
+        self.query_vectors = query_vectors
+
+    async def prepare(
+        self, memories: Sequence[ArtifactRef], query: str, budget_bytes: int
+    ) -> PreparedContext:
+        check_memories(memories)
+        query = check_query(query)
+        budget = check_budget(budget_bytes)
+        query_vector, problem = (
+            await self.query_vectors.for_query(query, SearchMode.AUTO) if query else (None, "")
         )
-        rows = await _confirmed_rows(session, kind_rows, heads, (*cb.RULE_KINDS, cb.NOTE_KIND))
-        order = {h.artifact_id: i for i, h in enumerate(heads)}
-        head_of = {h.artifact_id: h for h in heads}
-        listed: set[tuple[str, str]] = set()
+        kind_rows = self.backend.kind_rows
 
-        rules = sorted(
-            (r for r in rows if r.kind in cb.RULE_KINDS),
-            key=lambda r: cb.rule_order(
-                r.kind, r.created_in_revision, order[r.memory_artifact_id], r.entry_id
-            ),
-        )
-        await _offer_rows(session, packer, rules, head_of, cb.Section.RULES, listed)
-
-        if query:
-            await _offer_relevant(
-                service, session, packer, heads, query, query_vector, problem, listed
+        async def block_at_heads(session: ReadSession) -> PreparedContext:
+            packer = cb.Packer(budget)
+            found = await session.heads(list(dict.fromkeys(r.artifact_id for r in memories)))
+            for i, ref in enumerate(memories):
+                head = found.get(ref.artifact_id)
+                at = ArtifactRef(ref.artifact_id, ref.revision or head or 0)
+                require_head(f"memories[{i}]", at, head)
+            heads = list(
+                dict.fromkeys(ArtifactRef(r.artifact_id, found[r.artifact_id]) for r in memories)
             )
+            rows = await _confirmed_rows(session, kind_rows, heads, (*cb.RULE_KINDS, cb.NOTE_KIND))
+            order = {h.artifact_id: i for i, h in enumerate(heads)}
+            head_of = {h.artifact_id: h for h in heads}
+            listed: set[tuple[str, str]] = set()
 
-        notes = sorted(
-            (
-                r
-                for r in rows
-                if r.kind == cb.NOTE_KIND and (r.memory_artifact_id, r.entry_id) not in listed
-            ),
-            key=lambda r: cb.note_order(
-                r.created_in_revision, order[r.memory_artifact_id], r.entry_id
-            ),
-        )[: cb.RECENT_NOTES_LIMIT]
-        await _offer_rows(session, packer, notes, head_of, cb.Section.RECENT_NOTES, listed)
-        block = packer.block()
-        return PreparedContext(block.text, block.lines, tuple(heads), block.omitted)
+            rules = sorted(
+                (r for r in rows if r.kind in cb.RULE_KINDS),
+                key=lambda r: cb.rule_order(
+                    r.kind, r.created_in_revision, order[r.memory_artifact_id], r.entry_id
+                ),
+            )
+            await _offer_rows(session, packer, rules, head_of, cb.Section.RULES, listed)
 
-    # Warm (rows cached at these heads, versions verified, indexes current), a call reads
-    # nothing but the heads: one statement, no transaction begun (as Search).
-    return await service.backend.optimistic_read(block_at_heads)
+            if query:
+                await _offer_relevant(
+                    self.searcher, session, packer, heads, query, query_vector, problem, listed
+                )
+
+            notes = sorted(
+                (
+                    r
+                    for r in rows
+                    if r.kind == cb.NOTE_KIND and (r.memory_artifact_id, r.entry_id) not in listed
+                ),
+                key=lambda r: cb.note_order(
+                    r.created_in_revision, order[r.memory_artifact_id], r.entry_id
+                ),
+            )[: cb.RECENT_NOTES_LIMIT]
+            await _offer_rows(session, packer, notes, head_of, cb.Section.RECENT_NOTES, listed)
+            block = packer.block()
+            return PreparedContext(block.text, block.lines, tuple(heads), block.omitted)
+
+        # Warm (rows cached at these heads, versions verified, indexes current), a call reads
+        # nothing but the heads: one statement, no transaction begun (as Search).
+        return await self.backend.optimistic_read(block_at_heads)
 
 
 async def _confirmed_rows(
@@ -247,7 +260,7 @@ async def _offer_rows(
 
 
 async def _offer_relevant(
-    service: MemoryService,
+    searcher: Searcher,
     session: ReadSession,
     packer: cb.Packer,
     heads: Sequence[ArtifactRef],
@@ -261,7 +274,7 @@ async def _offer_relevant(
         return  # nothing searchable in the prompt (punctuation only): no RELEVANT section
     limit = min(100, cb.RELEVANT_LIMIT + len(listed))
     try:
-        hits, _ = await service.searcher.run(
+        hits, _ = await searcher.run(
             session, heads, query, limit, SearchMode.AUTO, query_vector, problem
         )
     except CapabilityNotSupportedError:

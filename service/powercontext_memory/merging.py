@@ -1,6 +1,6 @@
 """Merge, Restore, UndoMerge and PreviewRestore: validation, reads and preview tokens.
 
-The rules are pure planners (domain/merging.py); commits go through MemoryService._finish like
+The rules are pure planners (domain/merging.py); commits go through the write engine like
 every other write (head CAS, projection upserts and removals, vectors outside the transaction).
 A preview writes nothing and holds no lock: its signed token binds the caller, memory,
 operation, target and a fingerprint of every manifest row the plan reads or changes, so an
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .api import (
     EntryInput,
@@ -24,7 +24,7 @@ from .api import (
     WriteResult,
 )
 from .backends import codec
-from .backends.database import ReadSession
+from .backends.database import DatabaseMemoryBackend, ReadSession
 from .domain import merging, validation
 from .domain.errors import (
     AbortedError,
@@ -34,11 +34,10 @@ from .domain.errors import (
 )
 from .domain.lifecycle import CommitPlan, EntryRef
 from .domain.models import ArtifactRef, EntryVersion, Lineage, Revision
+from .request_checks import checked_reason, entry_spec, require_memory_ref
 from .security.caller import current_caller
-from .security.signing import PREVIEW
-
-if TYPE_CHECKING:
-    from .memory import MemoryService
+from .security.signing import PREVIEW, TokenSigner
+from .write_engine import PlannedWrite, WriteEngine
 
 DEFAULT_PREVIEW_TTL_SECONDS = 600.0
 TOKEN_FIELD = "preview_token"
@@ -62,10 +61,14 @@ class _Target:
 
 
 class MergeOperations:
-    """The merge/restore half of MemoryService (which delegates here)."""
+    """Curation of a memory's entries; the service front delegates these requests here."""
 
-    def __init__(self, service: MemoryService) -> None:
-        self.service = service
+    def __init__(
+        self, backend: DatabaseMemoryBackend, writes: WriteEngine, signer: TokenSigner
+    ) -> None:
+        self.backend = backend
+        self.writes = writes
+        self.signer = signer  # preview tokens, with the keys of the service's database
         # How long a preview token may be applied (a server option; tests set it to 0).
         self.preview_ttl_seconds = DEFAULT_PREVIEW_TTL_SECONDS
 
@@ -78,10 +81,7 @@ class MergeOperations:
         result: EntryInput,
         reason: str | None,
     ) -> MergeResult:
-        # memory.py imports this module: its input checks are imported at call time.
-        from .memory import _entry_spec, _refuse_secret, _require_memory_ref
-
-        _require_memory_ref("memory", memory)
+        require_memory_ref("memory", memory)
         if len(inputs) > validation.MAX_ENTRIES_PER_REQUEST:
             raise InvalidArgumentError(
                 "inputs", f"at most {validation.MAX_ENTRIES_PER_REQUEST} entries per merge"
@@ -99,10 +99,9 @@ class MergeOperations:
         )
         # The result is checked like a Remember input (kind, text, description, tags, secrets);
         # the operation evidence belongs to the lineage, the inputs' evidence is added by the plan.
-        spec = _entry_spec("result", replace(result, sources=(), artifacts=(), reason=None))
-        reason = validation.normalize_reason("reason", reason)
-        _refuse_secret("reason", reason)
-        async with self.service.backend.read() as session:
+        spec = entry_spec("result", replace(result, sources=(), artifacts=(), reason=None))
+        reason = checked_reason("reason", reason)
+        async with self.backend.read() as session:
             base = await session.current(memory)
             rows = merging.merge_input_rows(base, inputs)
             versions = await session.versions([r.entry_version_id for r in rows])
@@ -113,7 +112,7 @@ class MergeOperations:
             reason=reason,
             lineage=lineage,
             versions=versions,
-            new_id=self.service._new_id,
+            new_id=self.writes.new_id,
         )
         written = await self._finish("merge", base, plan.commit)
         assert written.memory is not None
@@ -149,14 +148,14 @@ class MergeOperations:
         _check_target(target)
         validation.require_id("memory.artifact_id", memory.artifact_id)
         validation.require_revision("memory.revision", memory.revision, allow_head=True)
-        async with self.service.backend.read() as session:
+        async with self.backend.read() as session:
             head = await session.head(memory.artifact_id)
             if memory.revision not in (0, head):
                 raise RevisionConflictError(memory.artifact_id, memory.revision, head)
             base = await session.revision(ArtifactRef(memory.artifact_id, head))
             scope, plan = await self._plan(session, base, target, None, None)
         expires_at_ms = _now_ms() + int(self.preview_ttl_seconds * 1000)
-        token = self.service.signer.sign(
+        token = self.signer.sign(
             PREVIEW, self._binding(base.ref.artifact_id, target, scope, expires_at_ms)
         )
         effect = plan.effect
@@ -172,17 +171,14 @@ class MergeOperations:
     async def _apply(
         self, memory: ArtifactRef, target: _Target, preview_token: str, reason: str | None
     ) -> RestoreResult:
-        from .memory import _refuse_secret
-
         _check_target(target)
         validation.require_id("memory.artifact_id", memory.artifact_id)
         validation.require_revision(
             "memory.revision", memory.revision, allow_head=bool(preview_token)
         )
-        reason = validation.normalize_reason("reason", reason)
-        _refuse_secret("reason", reason)
+        reason = checked_reason("reason", reason)
         payload = self._verified_token(memory, target, preview_token) if preview_token else None
-        async with self.service.backend.read() as session:
+        async with self.backend.read() as session:
             if payload is None:
                 base = await session.current(memory)
             else:
@@ -238,7 +234,7 @@ class MergeOperations:
             restore_version=chosen,
             undo_merge=target.undo_merge,
             reason=reason,
-            new_id=self.service._new_id,
+            new_id=self.writes.new_id,
         )
         return scope, plan
 
@@ -259,7 +255,7 @@ class MergeOperations:
 
     def _verified_token(self, memory: ArtifactRef, target: _Target, token: str) -> dict[str, Any]:
         """The token's payload: signed by a kept key, bound to this request, not expired."""
-        payload = self.service.signer.verify(PREVIEW, token, TOKEN_FIELD)
+        payload = self.signer.verify(PREVIEW, token, TOKEN_FIELD)
         expected = {
             "caller": current_caller().key,
             "memory": memory.artifact_id,
@@ -294,11 +290,9 @@ class MergeOperations:
     # -- commit ---------------------------------------------------------------------------------
 
     async def _finish(self, operation: str, base: Revision, plan: CommitPlan | None) -> WriteResult:
-        try:
-            return await self.service._finish(base, plan, (), None)
-        except RevisionConflictError:
-            self.service.observer.cas_conflict(operation)
-            raise
+        """Commit without a request id; only a conflict at the commit itself is reported."""
+        with self.writes.reporting_conflicts(operation):
+            return await self.writes.finish(PlannedWrite(base, plan))
 
 
 def _check_target(target: _Target) -> None:

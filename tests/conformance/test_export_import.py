@@ -289,7 +289,7 @@ async def test_a_secret_stored_before_the_guard_is_imported_with_a_warning_namin
     old = await open_service(path)
     try:
         with monkeypatch.context() as m:
-            m.setattr("powercontext_memory.memory.text_secret", lambda *_args: None)
+            m.setattr("powercontext_memory.secret_refusal.text_secret", lambda *_args: None)
             await old.remember(None, [], [], [add(f"The bot pushes with {token}.")])
     finally:
         await old.close()
@@ -313,7 +313,7 @@ async def test_an_escaped_secret_in_a_source_stored_before_the_guard_is_named_on
     old = await open_service(path)
     try:
         with monkeypatch.context() as m:
-            m.setattr("powercontext_memory.memory.source_secret", lambda *_args: None)
+            m.setattr("powercontext_memory.secret_refusal.source_secret", lambda *_args: None)
             stored, _ = await old.put_source(
                 "task_outcome", "", "application/json", f'{{"report": "{escaped}"}}'.encode(), {}
             )
