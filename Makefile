@@ -9,7 +9,7 @@ DB ?= data/memory.sqlite3
 # one keeps the embedding profile it was created with.
 EMBEDDING ?= auto
 
-.PHONY: serve test lint proto bench verify clean seekdb-start seekdb-stop
+.PHONY: serve test test-fast lint proto bench verify clean seekdb-start seekdb-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,14 @@ SEEKDB_DIR ?= .seekdb
 test: lint $(NODE_CLIENT)/node_modules/.npm-ci $(HOSTS_NPM)/node_modules/.npm-ci
 	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q
 	cd $(NODE_CLIENT) && POWERCONTEXT_SERVER_COMMAND=$(CURDIR)/$(BIN)/powercontext-memory npm test
+
+# The quick tier, to run every few minutes (~1 min on 2 cores): tests/unit and tests/conformance
+# on SQLite, in process. It leaves out lint, the OceanBase backend (no seekdb), everything that
+# starts a process (tests/e2e, tests/robustness and the few unit tests tests/conftest.py marks
+# `spawn`; tests/spawn_guard.py fails an unmarked one), the real host CLIs and Node's npm test.
+# make test stays the whole truth.
+test-fast: $(VENV)/.dev
+	$(BIN)/python -m pytest -q -p tests.spawn_guard -m "not oceanbase and not spawn and not hosts" tests/unit tests/conformance
 
 lint: $(VENV)/.dev
 	$(BIN)/buf lint
