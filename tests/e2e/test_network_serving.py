@@ -1,7 +1,7 @@
 """A server as it runs on a network — tokens, TLS, mutual TLS — and every Python-side client
-against it: the Python client, the `powercontext` CLI and grpcurl, each configured the way the
-README says (environment variables or flags). Certificates come from a test CA (trustme).
-Also: the server refuses to serve off loopback without tokens unless told --insecure."""
+against it: the Python client, the `powercontext` CLI and grpcurl, each configured the way
+docs/network-and-auth.md says (environment variables or flags). Certificates come from a test CA
+(trustme). Also: the server refuses to serve off loopback without tokens unless told --insecure."""
 
 from __future__ import annotations
 

@@ -1,14 +1,26 @@
-"""The README's recall/merge/restore walkthrough, run as written against a real server process
-(the blocks between the curation markers, as one script), and what each block prints."""
+"""The recall/merge/restore walkthrough of docs/walkthrough.md, run as written against a real
+server process (the blocks between the curation markers, as one script), and what each block
+prints."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.test_readme_walkthrough import json_documents, run_section, server_port
+import pytest
 
-__all__ = ["server_port"]  # the fixture, used by name
+from tests.doc_blocks import json_documents, run_walkthrough
+from tests.serving import serve_process
+
+DOC = "docs/walkthrough.md"
+
+
+@pytest.fixture
+def server_port(tmp_path: Path) -> Iterator[int]:
+    with serve_process(tmp_path / "memory.sqlite3") as served:
+        yield served.port
+
 
 CHANGE_REACTIVATE, CHANGE_DEACTIVATE = "CHANGE_OP_REACTIVATE", "CHANGE_OP_DEACTIVATE"
 
@@ -21,8 +33,8 @@ def ops(changes: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
     return {(c["op"], c["entry_id"], c.get("reason", "")) for c in changes}
 
 
-def test_readme_curation_walkthrough_runs_as_written(server_port: int, tmp_path: Path) -> None:
-    steps = run_section("curation", server_port, tmp_path)
+def test_the_curation_walkthrough_runs_as_written(server_port: int, tmp_path: Path) -> None:
+    steps = run_walkthrough(DOC, "curation", server_port, tmp_path)
     assert len(steps) == 12
     out = [s.output for s in steps]
 

@@ -1,5 +1,5 @@
-"""The README's Python MCP example, run as written (top-level await, as in an async function)
-against a real server: in a repository with a memory it prints the hits; in a directory
+"""The Python MCP example of docs/agents.md, run as written (top-level await, as in an async
+function) against a real server: in a repository with a memory it prints the hits; in a directory
 without one it prints the tool's error instead of failing."""
 
 from __future__ import annotations
@@ -8,13 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.doc_blocks import blocks, section
+
 from ..serving import CLIENT_COMMAND, serve_process, server_env
-from .test_readme_clients import blocks, section
+
+DOC = "docs/agents.md"
 
 RUNNER = """
 import ast, asyncio, sys
 source = sys.stdin.read()
-code = compile(source, "README.md", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+code = compile(source, "agents.md", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
 result = eval(code, {"__name__": "__main__"})
 if result is not None:
     asyncio.run(result)
@@ -22,7 +25,7 @@ if result is not None:
 
 
 def test_the_mcp_python_example_runs_as_written(tmp_path: Path) -> None:
-    (example,) = blocks(section("mcp-python"), "python")
+    (example,) = blocks(section(DOC, "mcp-python"), "python")
     repo = tmp_path / "repo"
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     (repo / "AGENTS.md").write_text(

@@ -1,5 +1,5 @@
-"""The README's "Running on a network" example, run as written: certificates, tokens, a server
-on 0.0.0.0 with TLS, the clients, revocation.
+"""The "Running on a network" example of docs/network-and-auth.md, run as written: certificates,
+tokens, a server on 0.0.0.0 with TLS, the clients, revocation.
 
 Every ```bash block of the section runs, in order, as one `bash -euo pipefail` script in a
 fresh directory (the repository's `.venv` linked in), stdout and stderr together, with every
@@ -12,53 +12,31 @@ from __future__ import annotations
 
 import re
 import socket
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
+
+from tests.doc_blocks import (
+    ROOT,
+    Shown,
+    bash_with_output,
+    marked_script,
+    run_bash,
+    section,
+    split_marked,
+)
 
 from ..serving import server_env
 
-ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
-START, END = "<!-- network:start -->", "<!-- network:end -->"
+DOC = "docs/network-and-auth.md"
 SERVE = "powercontext-memory serve"
-MARKER = "@@ network block {} @@"
-SPLIT = re.compile(r"^@@ network block (\d+) @@$", re.MULTILINE)
-# What differs between runs: ids, times, and what the README elides with `…`.
+LABEL = "network"
+# What differs between runs: ids, times, and what the documentation elides with `…`.
 VARYING = re.compile(r"[0-9a-f]{16}|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ|…")
 SCRIPT_TIMEOUT = 180.0
-
-
-@dataclass(frozen=True)
-class Step:
-    script: str
-    expected: str | None  # the output the README shows after it, if any
-
-
-def section(text: str) -> str:
-    assert text.count(START) == 1 and text.count(END) == 1, "the network section markers"
-    return text.split(START, 1)[1].split(END, 1)[0]
-
-
-def steps_of(text: str) -> list[Step]:
-    """The bash blocks, each with the plain block that directly follows it (its output)."""
-    fenced: list[tuple[str, str]] = []
-    language, lines = None, []
-    for line in text.splitlines():
-        if line.startswith("```"):
-            if language is None:
-                language, lines = line[3:].strip(), []
-            else:
-                fenced.append((language, "\n".join(lines) + "\n"))
-                language = None
-            continue
-        lines.append(line)
-    steps = []
-    for i, (kind, body) in enumerate(fenced):
-        if kind == "bash":
-            follows = fenced[i + 1] if i + 1 < len(fenced) else None
-            steps.append(Step(body, follows[1] if follows and follows[0] == "" else None))
-    return steps
+# Whatever happens, stop the background server and wait for its graceful exit.
+STOP_SERVER = (
+    'trap \'code=$?; if [ -n "${SERVER:-}" ]; then kill "$SERVER"; wait "$SERVER" || true; '
+    "fi; exit $code' EXIT"
+)
 
 
 def free_port() -> int:
@@ -67,23 +45,21 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def build_script(steps: list[Step], port: int) -> str:
-    parts = [
-        # Whatever happens, stop the background server and wait for its graceful exit.
-        'trap \'code=$?; if [ -n "${SERVER:-}" ]; then kill "$SERVER"; wait "$SERVER" || true; '
-        "fi; exit $code' EXIT"
-    ]
-    for index, step in enumerate(steps):
-        parts.append(f"echo '{MARKER.format(index)}'")
+def in_background(body: str) -> str:
+    """The serve block, started in the background; the script goes on once it serves."""
+    return (
+        body.rstrip("\n") + " > serve.log 2>&1 &\n"
+        "SERVER=$!\n"
+        'until grep -q "^serving " serve.log; do kill -0 "$SERVER"; sleep 0.1; done\n'
+    )
+
+
+def build_script(steps: list[Shown], port: int) -> str:
+    bodies = []
+    for step in steps:
         body = step.script.replace("50051", str(port))
-        if SERVE in body:
-            body = (
-                body.rstrip("\n") + " > serve.log 2>&1 &\n"
-                "SERVER=$!\n"
-                'until grep -q "^serving " serve.log; do kill -0 "$SERVER"; sleep 0.1; done\n'
-            )
-        parts.append(body)
-    return "\n".join(parts)
+        bodies.append(in_background(body) if SERVE in body else body)
+    return marked_script(bodies, LABEL, prelude=STOP_SERVER)
 
 
 def matches(expected: str, actual: str) -> bool:
@@ -102,42 +78,37 @@ def matches(expected: str, actual: str) -> bool:
     return re.fullmatch(pattern, actual, re.DOTALL) is not None
 
 
-def run_section(text: str, workdir: Path) -> tuple[list[Step], list[str], str]:
+def run_example(doc: str, workdir: Path) -> tuple[list[Shown], list[str], str]:
     """Run the section's blocks; (steps, each step's output, the server's log)."""
-    steps = steps_of(section(text))
+    steps = bash_with_output(section(doc, LABEL))
     assert sum(SERVE in s.script for s in steps) == 1, "one serve block"
     (workdir / ".venv").symlink_to(ROOT / ".venv")
-    script = workdir / "network.sh"
-    script.write_text(build_script(steps, free_port()), encoding="utf-8")
-    done = subprocess.run(
-        ["bash", "-euo", "pipefail", str(script)],
+    done = run_bash(
+        build_script(steps, free_port()),
+        workdir / "network.sh",
         cwd=workdir,
         env=server_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
         timeout=SCRIPT_TIMEOUT,
+        merge_stderr=True,
     )
     log = (workdir / "serve.log").read_text(encoding="utf-8")
     assert done.returncode == 0, f"the example failed:\n{done.stdout}\n--- server\n{log}"
-    pieces = SPLIT.split(done.stdout)
-    assert [int(i) for i in pieces[1::2]] == list(range(len(steps)))
-    return steps, [piece.removeprefix("\n") for piece in pieces[2::2]], log
+    return steps, split_marked(done.stdout, LABEL, len(steps)), log
 
 
-def check(text: str, workdir: Path) -> None:
-    steps, outputs, log = run_section(text, workdir)
+def check(doc: str, workdir: Path) -> None:
+    steps, outputs, log = run_example(doc, workdir)
     for step, output in zip(steps, outputs, strict=True):
         if step.expected is not None:
             assert matches(step.expected, output), (
-                f"{step.script}\n--- the README shows\n{step.expected}--- it printed\n{output}"
+                f"{step.script}\n--- {doc} shows\n{step.expected}--- it printed\n{output}"
             )
     assert "authentication: bearer tokens" in log
     assert "pcm_" not in log and "pcm_" not in "".join(outputs[2:])  # never logged or echoed
 
 
 def test_the_network_example_runs_as_written(tmp_path: Path) -> None:
-    check(README.read_text(encoding="utf-8"), tmp_path)
+    check(DOC, tmp_path)
 
 
 def test_the_output_comparison_can_fail() -> None:

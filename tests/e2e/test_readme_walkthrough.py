@@ -1,4 +1,5 @@
-"""The README walkthrough, run as written: its bash blocks against a real server process.
+"""The grpcurl walkthrough of docs/walkthrough.md, run as written: its bash blocks against a real
+server process.
 
 Every ```bash block between the walkthrough markers runs, in order, as one `bash -euo pipefail`
 script from the repository root; only the `PORT=50051` line is pointed at the test server.
@@ -7,27 +8,15 @@ An echo line between blocks lets each block's output be checked on its own.
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.doc_blocks import Step, json_documents, run_walkthrough
 from tests.serving import serve_process
 
-ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
-GRPCURL = ROOT / ".venv" / "bin" / "grpcurl"
-BASH_BLOCK = re.compile(r"^```bash\n(.*?)^```$", re.MULTILINE | re.DOTALL)
-PORT_LINE = re.compile(r"^PORT=50051\b", re.MULTILINE)
-STEP_MARKER = "@@ walkthrough block {} @@"
-STEP_SPLIT = re.compile(r"^@@ walkthrough block (\d+) @@$", re.MULTILINE)
-SCRIPT_TIMEOUT = 180.0
+DOC = "docs/walkthrough.md"
 
 VALIDATION_V1_TEXT = "验证约定：常规代码变更运行 make test；评审前运行 make check。"
 VALIDATION_V2_TEXT = (
@@ -37,59 +26,7 @@ VALIDATION_V2_TEXT = (
 SITE_TEXT = "site/ 是生成输出"
 
 
-@dataclass(frozen=True)
-class Step:
-    script: str
-    output: str
-
-    def calls(self, method: str) -> bool:
-        return f"powercontext.memory.v1.MemoryService/{method}" in self.script
-
-    @property
-    def expects_failure(self) -> bool:
-        return "|| true" in self.script
-
-
-# -- running the walkthrough --------------------------------------------------------------------
-
-
-def walkthrough_blocks(name: str = "walkthrough") -> list[str]:
-    """The bash blocks between <!-- NAME:start --> and <!-- NAME:end -->."""
-    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-    readme = README.read_text(encoding="utf-8")
-    assert readme.count(start) == 1 and readme.count(end) == 1
-    section = readme.split(start, 1)[1].split(end, 1)[0]
-    return BASH_BLOCK.findall(section)
-
-
-def build_script(blocks: list[str], port: int) -> str:
-    parts = []
-    for index, block in enumerate(blocks):
-        parts.append(f"echo '{STEP_MARKER.format(index)}'")
-        parts.append(block)
-    script, replaced = PORT_LINE.subn(f"PORT={port}", "\n".join(parts))
-    assert replaced == 1, "the walkthrough must set PORT=50051 exactly once"
-    return script
-
-
-def split_output(stdout: str, blocks: list[str]) -> list[Step]:
-    pieces = STEP_SPLIT.split(stdout)  # ["", "0", out0, "1", out1, ...]
-    indices = [int(i) for i in pieces[1::2]]
-    assert indices == list(range(len(blocks))), "a block's output went missing"
-    return [Step(block, out) for block, out in zip(blocks, pieces[2::2], strict=True)]
-
-
-def json_documents(text: str) -> list[Any]:
-    """The pretty-printed JSON documents in an output, in order (other lines are skipped)."""
-    decoder = json.JSONDecoder()
-    documents: list[Any] = []
-    end = 0
-    for match in re.finditer(r"^[{\[]", text, re.MULTILINE):
-        if match.start() < end:
-            continue  # a line inside the previous document
-        document, end = decoder.raw_decode(text, match.start())
-        documents.append(document)
-    return documents
+# -- the walkthrough's steps --------------------------------------------------------------------
 
 
 def only(steps: list[Step], method: str, *, failing: bool = False) -> Step:
@@ -104,43 +41,23 @@ def server_port(tmp_path: Path) -> Iterator[int]:
         yield served.port
 
 
-def run_section(name: str, port: int, tmp_path: Path) -> list[Step]:
-    """The README section's bash blocks as one `bash -euo pipefail` script, split per block."""
-    assert GRPCURL.exists(), "grpcurl comes with requirements-dev.txt"
-    blocks = walkthrough_blocks(name)
-    assert len(blocks) >= 10, f"the {name} section lost its bash blocks"
-    script = tmp_path / f"{name}.sh"  # a file rather than stdin: grpcurl -d @ reads stdin
-    script.write_text(build_script(blocks, port), encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k != "PORT"}
-    done = subprocess.run(
-        ["bash", "-euo", "pipefail", str(script)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=SCRIPT_TIMEOUT,
-    )
-    assert done.returncode == 0, (
-        f"walkthrough failed ({done.returncode}); script {script}\n"
-        f"--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
-    )
-    return split_output(done.stdout, blocks)
-
-
 @pytest.fixture
 def steps(server_port: int, tmp_path: Path) -> list[Step]:
-    return run_section("walkthrough", server_port, tmp_path)
+    return run_walkthrough(DOC, "walkthrough", server_port, tmp_path)
 
 
 # -- the test -----------------------------------------------------------------------------------
 
 
-def test_readme_walkthrough_runs_as_written(steps: list[Step]) -> None:
+def test_the_walkthrough_runs_as_written(steps: list[Step]) -> None:
     everything = "".join(step.output for step in steps)
     assert '"status": "SERVING"' in everything
     assert "powercontext.memory.v1.MemoryService\n" in everything  # from `list`
     [caps] = json_documents(only(steps, "GetCapabilities").output)
     assert caps["capabilities"]["fts"] is True and caps["capabilities"]["backend"] == "sqlite"
+    # The test server has no model (--embedding none): vector and hybrid are left out, with why.
+    assert "vector" not in caps["capabilities"] and "hybrid" not in caps["capabilities"]
+    assert caps["capabilities"]["vector_unavailable_reason"]
 
     writes = [s for s in steps if s.calls("Remember") and not s.expects_failure]
     r1, r2 = (json_documents(s.output)[0] for s in writes)

@@ -1,7 +1,7 @@
 """The fail-open measurement every host gets: one-turn sessions with OUR server up (after a
 warm-up turn), stopped, and replaced by a hung listener on its port; then what is wrong with
 the figures. Every such session is one prompt, PROMPT, that the mock answers with ANSWER.
-Bounds: README "Fail open" (a hook gives up within 2 s; no server costs the
+Bounds: docs/agents.md "Fail open" (a hook gives up within 2 s; no server costs the
 session at most ~1 s), widened so a loaded 2-core machine does not flake."""
 
 from __future__ import annotations

@@ -135,7 +135,7 @@ def prepared(directory: Path, endpoint: str, host: str) -> Iterator[Workspace]:
 
 
 def prepare(directory: Path, endpoint: str, host: str) -> Workspace:
-    """bootstrap, then setup HOST, as the README's steps 1 and 2."""
+    """bootstrap, then setup HOST, as steps 1 and 2 of docs/agents.md."""
     user = User(directory / "home")
     repo = make_repo(directory / "repo")
     user.powercontext("--endpoint", endpoint, "bootstrap", cwd=repo)

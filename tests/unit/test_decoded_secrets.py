@@ -184,7 +184,7 @@ def test_every_lookalike_passes_in_every_format(name: str) -> None:
 
 
 def test_the_corpora_are_the_size_the_closing_figures_quote() -> None:
-    """(Positives, look-alikes) per format: the figures README and the bench report."""
+    """(Positives, look-alikes) per format: the figures of docs/secret-guard.md and the bench."""
     assert (len(POSITIVES), len(LOOKALIKES)) == (411, 127)
     assert all(isinstance(s, Sample) for s in POSITIVES + LOOKALIKES)
 

@@ -115,7 +115,7 @@ def test_aws_keys_and_the_documented_examples(text: str, refused: bool) -> None:
         ("${DB_PASSWORD}", False),
         ("$DB_PASSWORD", False),
         ("<password>", False),
-        ("PASSWORD", False),  # an upper-case name is a placeholder (the README's DSNs)
+        ("PASSWORD", False),  # an upper-case name is a placeholder (the docs' DSNs)
         ("********", False),
         ("%(password)s", False),
     ],
