@@ -4,7 +4,7 @@ each backend side by side.
 Every figure is measured end to end: this process is a grpc.aio client on a real channel to a
 server started as its own process (`python -m powercontext_memory serve`) on 127.0.0.1, over a
 real SQLite file in a temporary directory or a database on a seekdb (OceanBase) server the
-bench starts on 127.0.0.1. Medians over repeated runs; the targets are the issues' (2-core
+bench starts on 127.0.0.1. Medians over repeated runs; the targets are docs/performance.md's (2-core
 machine).
 """
 

@@ -1,5 +1,5 @@
 """PrepareContext at 1,000 entries with a query: the server-side time (its server-timing
-trailer, as the issue's target is set on) and the round trip over gRPC.
+trailer, as the target is set on) and the round trip over gRPC.
 
 The memory mixes kinds as an agent's memory does: about 5% constraints, 3% preferences and 5%
 working notes among facts, so all three sections are filled. Queries are the corpus's search

@@ -1,4 +1,4 @@
-"""The GetMemory bound at the size the issue names: ~28,000 entries encode past a default
+"""The GetMemory bound at a size that matters: ~28,000 entries encode past a default
 client's 4 MiB, and the estimate the service compares with its bound never undercounts."""
 
 from __future__ import annotations

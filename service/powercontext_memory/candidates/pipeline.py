@@ -1,4 +1,4 @@
-"""CandidatePipeline (RFC): the deterministic adapters and optional model extractors, run in
+"""CandidatePipeline: the deterministic adapters and optional model extractors, run in
 a fixed order over one operation, their proposals reconciled into one deterministic list.
 
 The pipeline never writes and never trusts itself: the service validates what it returns

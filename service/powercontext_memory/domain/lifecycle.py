@@ -228,7 +228,7 @@ def _current_entry(
 ) -> ManifestEntry:
     """The manifest row `ref` names, which must be its current version (not stale/unrelated).
 
-    A stale version is FAILED_PRECONDITION for the RFC's writes and ABORTED for a Merge
+    A stale version is FAILED_PRECONDITION for entry writes and ABORTED for a Merge
     (stale_aborts: re-read the inputs and merge again)."""
     entry = base.content.entry(ref.entry_id)
     if entry is None:

@@ -4,7 +4,7 @@ A memory's vectors are loaded once, checked row by row (metadata names the head 
 version and content hash, the embedding hash binds the vector to this profile and content, the
 vector is finite, of the profile's dimension and unit length), and then kept current by reading
 only the entries that later revisions changed. A memory is *complete* when every head row has a
-valid vector; only complete memories may be searched by vector (RFC).
+valid vector; only complete memories may be searched by vector (docs/vectors.md).
 """
 
 from __future__ import annotations

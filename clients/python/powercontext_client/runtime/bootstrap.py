@@ -4,7 +4,7 @@ its memory, then the commits since.
 bootstrap reads the evidence files at the repository root (sources.EVIDENCE_FILES, each at
 most 256 KiB), stores each as a Source and asks the candidate pipeline (Remember, EXTRACT) to
 derive entries from them — creating the memory when the manifest has none for this repository,
-else on its head. The manifest records the memory only after the server created it (RFC), and
+else on its head. The manifest records the memory only after the server created it, and
 HEAD as the last processed commit. The same files are the same Sources, so a second run is a
 no-op on the server.
 
@@ -136,7 +136,7 @@ def sync(
         return report
     if base is not None and not git.commit_exists(root, base):  # history rewritten, gc'd
         base = None
-    if base is None:  # no reliable increment: fall back to the full evidence files (RFC)
+    if base is None:  # no reliable increment: fall back to the full evidence files
         touched = [name for name in EVIDENCE_FILES if show(root, head, name, MAX_FILE_BYTES)]
     else:
         touched = [p for p in git.changed_paths_between(root, base, head) if is_evidence_path(p)]
