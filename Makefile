@@ -43,17 +43,11 @@ $(HOSTS_NPM)/node_modules/.npm-ci: $(HOSTS_NPM)/package.json $(HOSTS_NPM)/packag
 	touch $@
 
 # The OceanBase half of the suite runs on a real seekdb server that scripts/seekdb.py starts on
-# 127.0.0.1 with its own data directory and stops afterwards, also when tests fail. The Node
-# client's tests (their servers on ports of their own) run beside pytest, which mostly waits.
+# 127.0.0.1 with its own data directory and stops afterwards, also when tests fail.
 SEEKDB_DIR ?= .seekdb
 test: lint $(NODE_CLIENT)/node_modules/.npm-ci $(HOSTS_NPM)/node_modules/.npm-ci
-	@node_log=$$(mktemp); \
-	(cd $(NODE_CLIENT) && POWERCONTEXT_SERVER_COMMAND=$(CURDIR)/$(BIN)/powercontext-memory npm test) \
-		> $$node_log 2>&1 & node_pid=$$!; \
-	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q; \
-	py_rc=$$?; wait $$node_pid; node_rc=$$?; \
-	echo "--- the Node client's tests (npm test, run beside pytest)"; cat $$node_log; rm -f $$node_log; \
-	test $$py_rc -eq 0 && test $$node_rc -eq 0
+	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q
+	cd $(NODE_CLIENT) && POWERCONTEXT_SERVER_COMMAND=$(CURDIR)/$(BIN)/powercontext-memory npm test
 
 # The quick tier, to run every few minutes (~1 min on 2 cores): tests/unit and tests/conformance
 # on SQLite, in process. It leaves out lint, the OceanBase backend (no seekdb), everything that
