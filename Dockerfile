@@ -1,6 +1,7 @@
 # PowerContext Memory server. The steps are the path tests/e2e/test_wheel_install.py proves:
-# `pip wheel --no-deps` of the project, then a fresh venv with that wheel installed against
-# requirements.txt as constraints, then `powercontext-memory serve`.
+# `pip wheel --no-deps` of the server and of the client it depends on (clients/python), then a
+# fresh venv with both wheels installed against requirements.txt as constraints, then
+# `powercontext-memory serve`.
 #
 #   docker build -t powercontext-memory .                          # SQLite + OceanBase, no model
 #   docker build --build-arg EMBEDDING=multilingual -t powercontext-memory:multilingual .
@@ -10,12 +11,13 @@
 FROM python:3.11.14-slim-bookworm AS build
 
 WORKDIR /src
-# Only what the wheel is built from: pyproject.toml declares these three import roots.
+# Only what the wheels are built from: the server (pyproject.toml: service/) and the client
+# (clients/python/pyproject.toml: its package and generated/, which it ships).
 COPY pyproject.toml README.md ./
 COPY service/ service/
 COPY generated/ generated/
 COPY clients/python/ clients/python/
-RUN pip wheel --no-cache-dir --no-deps -w /dist .
+RUN pip wheel --no-cache-dir --no-deps -w /dist . ./clients/python
 
 
 FROM python:3.11.14-slim-bookworm
@@ -37,6 +39,7 @@ RUN extras="$EXTRAS" \
     && python -m venv /opt/powercontext \
     && pip install --no-cache-dir -c /tmp/requirements.txt \
         "$(echo /tmp/dist/powercontext_memory-*.whl)${extras:+[$extras]}" \
+        /tmp/dist/powercontext_client-*.whl \
     && groupadd --system --gid 10001 powercontext \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --no-create-home \
         --shell /usr/sbin/nologin powercontext \

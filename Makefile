@@ -15,16 +15,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-# The pinned lock first, then the project itself, editable and without resolving again: its
-# console scripts (powercontext-memory, powercontext) and import roots come from pyproject.toml.
-$(VENV)/.runtime: requirements.txt pyproject.toml | $(BIN)/python
+# The pinned lock first, then the project's two distributions, editable and without resolving
+# again: the client (clients/python: powercontext_client, generated/, the `powercontext` command)
+# and the server (pyproject.toml: powercontext_memory, the `powercontext-memory` command).
+CLIENT_PYPROJECT := clients/python/pyproject.toml
+$(VENV)/.runtime: requirements.txt pyproject.toml $(CLIENT_PYPROJECT) | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt
-	$(BIN)/pip install -q --no-deps -e .
+	$(BIN)/pip install -q --no-deps -e clients/python -e .
 	touch $@
 
-$(VENV)/.dev: requirements.txt requirements-dev.txt pyproject.toml | $(BIN)/python
+$(VENV)/.dev: requirements.txt requirements-dev.txt pyproject.toml $(CLIENT_PYPROJECT) | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-dev.txt
-	$(BIN)/pip install -q --no-deps -e .
+	$(BIN)/pip install -q --no-deps -e clients/python -e .
 	touch $@ $(VENV)/.runtime
 
 serve: $(VENV)/.runtime
@@ -43,11 +45,17 @@ $(HOSTS_NPM)/node_modules/.npm-ci: $(HOSTS_NPM)/package.json $(HOSTS_NPM)/packag
 	touch $@
 
 # The OceanBase half of the suite runs on a real seekdb server that scripts/seekdb.py starts on
-# 127.0.0.1 with its own data directory and stops afterwards, also when tests fail.
+# 127.0.0.1 with its own data directory and stops afterwards, also when tests fail. The Node
+# client's tests (their servers on ports of their own) run beside pytest, which mostly waits.
 SEEKDB_DIR ?= .seekdb
 test: lint $(NODE_CLIENT)/node_modules/.npm-ci $(HOSTS_NPM)/node_modules/.npm-ci
-	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q
-	cd $(NODE_CLIENT) && POWERCONTEXT_SERVER_COMMAND=$(CURDIR)/$(BIN)/powercontext-memory npm test
+	@node_log=$$(mktemp); \
+	(cd $(NODE_CLIENT) && POWERCONTEXT_SERVER_COMMAND=$(CURDIR)/$(BIN)/powercontext-memory npm test) \
+		> $$node_log 2>&1 & node_pid=$$!; \
+	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q; \
+	py_rc=$$?; wait $$node_pid; node_rc=$$?; \
+	echo "--- the Node client's tests (npm test, run beside pytest)"; cat $$node_log; rm -f $$node_log; \
+	test $$py_rc -eq 0 && test $$node_rc -eq 0
 
 # The quick tier, to run every few minutes (~1 min on 2 cores): tests/unit and tests/conformance
 # on SQLite, in process. It leaves out lint, the OceanBase backend (no seekdb), everything that

@@ -154,7 +154,7 @@ def main() -> None:
     parser.add_argument(
         "--throughput-searches",
         type=int,
-        default=1000,  # a level of 400 lasted ~0.25 s at 1,600/s: too short to be steady
+        default=1000,  # fewer end a level too soon to be steady (the rates bench/load.py prints)
         help="searches per concurrency level (1, 4, 16) of the throughput scenario "
         "(bench/throughput.py; 0 skips it)",
     )

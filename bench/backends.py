@@ -9,7 +9,7 @@ from pathlib import Path
 
 import asyncmy
 
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
+from powercontext_memory.backends.oceanbase.wire import OceanBaseDsn
 from scripts import seekdb
 
 BACKENDS = ("sqlite", "oceanbase")

@@ -1,11 +1,11 @@
 """Agent hooks: the wall time of `powercontext hook claude` as a host runs it — a new process,
 its imports, git, the manifest, PrepareContext — on a 1,000-entry memory, and what dominates.
 
-Targets (issue 10): UserPromptSubmit p50 <= 200 ms, SessionStart p50 <= 250 ms. The prompt is
-a task (no explicit instruction), so UserPromptSubmit is one PrepareContext with the prompt as
-query. The breakdown runs the same interpreter with nothing (`python -c pass`), importing the
-CLI, and the hook outside any git repository (no git root, no call). Part of `make bench` with
-the client figures (skip: --no-clients).
+Targets (docs/agents.md, "Hook speed"): UserPromptSubmit p50 <= 200 ms, SessionStart p50 <=
+250 ms. The prompt is a task (no explicit instruction), so UserPromptSubmit is one
+PrepareContext with the prompt as query. The breakdown runs the same interpreter with nothing
+(`python -c pass`), importing the CLI, and the hook outside any git repository (no git root, no
+call). Part of `make bench` with the client figures (skip: --no-clients).
 """
 
 from __future__ import annotations

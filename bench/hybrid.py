@@ -26,9 +26,9 @@ import sqlite_vec
 
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
-from powercontext_memory.backends.oceanbase import VECTOR_INDEX
-from powercontext_memory.backends.oceanbase_tokens import boolean_query
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn, vector_literal
+from powercontext_memory.backends.oceanbase.fts_tokens import boolean_query
+from powercontext_memory.backends.oceanbase.schema import VECTOR_INDEX
+from powercontext_memory.backends.oceanbase.wire import OceanBaseDsn, vector_literal
 from powercontext_memory.backends.sqlite import fts_match_expression
 from powercontext_memory.domain import analyzer, fusion
 from powercontext_memory.embedding.multilingual import MultilingualEmbedder

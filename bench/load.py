@@ -1,5 +1,5 @@
 """The load generator of the throughput scenario: client processes, each with its own event
-loop and its own connections, so the client side is not one Python thread at ~0.1 ms a call.
+loop and its own connections, so the client side is not one Python thread's calls per second.
 
 Each process keeps CHANNELS_PER_PROCESS channels, each on a TCP connection of its own, and
 sends its share of the searches round-robin over them: with `serve --workers N` the kernel

@@ -1,12 +1,12 @@
 """OceanBase full-text formulations side by side, in the engine (no gRPC, no Python ranking).
 
 A table shaped like memory_entry_heads (same columns, FULLTEXT WITH PARSER SPACE over the
-adapter's tokens, oceanbase_tokens.encode_row) holds N corpus sentences, either in one memory
+adapter's tokens, oceanbase/fts_tokens.encode_row) holds N corpus sentences, either in one memory
 or spread over four (70/20/5/5 %, the smallest one searched). Each formulation fetches the
 candidate window the adapter asks for (4 x the pool of a limit-8 search):
 
 * column filter: `memory_artifact_id IN (...) AND MATCH ... ORDER BY relevance LIMIT w` in
-  natural-language mode (the adapter before issue 11). The engine reads back every matching
+  natural-language mode (the adapter's earlier query). The engine reads back every matching
   row to test its memory, then sorts them all (EXPLAIN: TOP-N SORT over the text scan).
 * partitioned: the same on a table PARTITION BY KEY(memory_artifact_id): pruning helps a small
   memory, not a big one (its partition still holds every match).
@@ -33,9 +33,13 @@ from typing import Any
 
 import pymysql
 
-from powercontext_memory.backends.oceanbase import FTS_OVERFETCH
-from powercontext_memory.backends.oceanbase_tokens import boolean_query, encode_row, encode_tokens
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
+from powercontext_memory.backends.oceanbase.fts_tokens import (
+    boolean_query,
+    encode_row,
+    encode_tokens,
+)
+from powercontext_memory.backends.oceanbase.full_text import FTS_OVERFETCH
+from powercontext_memory.backends.oceanbase.wire import OceanBaseDsn
 from powercontext_memory.domain import analyzer, fts_rank, fusion
 
 from . import backends

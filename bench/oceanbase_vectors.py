@@ -7,7 +7,7 @@ are corpus queries embedded the same way; each formulation asks for the 32 neare
 memory:
 
 * exact: no APPROXIMATE, a full scan (the recall reference);
-* engine's choice: `... APPROXIMATE LIMIT k` as the adapter sent it before issue 11; EXPLAIN
+* engine's choice: `... APPROXIMATE LIMIT k` as the adapter used to send it; EXPLAIN
   shows ADAPTIVE SCAN (PRE-FILTER): every row of the memory is read and measured;
 * index hint: `/*+ INDEX(t vidx) */`: POST-ITERATIVE-FILTER, the graph is walked and rows of
   other memories skipped until k pass.
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from powercontext_memory.backends.oceanbase_wire import vector_literal
+from powercontext_memory.backends.oceanbase.wire import vector_literal
 
 from . import backends
 from .corpus import Corpus

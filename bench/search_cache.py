@@ -1,4 +1,4 @@
-"""Full-text search cold and warm, over real gRPC (issue 11, search package).
+"""Full-text search cold and warm, over real gRPC (search package; docs/performance.md).
 
 The server keeps a bounded cache of full-text answers keyed by the memories' head revisions
 (search/answers.py): a repeated query at an unchanged head is answered without reading the

@@ -7,8 +7,12 @@ import contextlib
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+
+from powercontext_memory.serving.config import ServeConfig
+from powercontext_memory.serving.startup import serving_port
 
 
 @dataclass(frozen=True)
@@ -18,26 +22,20 @@ class Server:
 
 
 @contextlib.contextmanager
-def server_process(database: str, *extra: str) -> Iterator[Server]:
+def server_process(
+    database: str, *extra: str, env: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> Iterator[Server]:
     """`serve` in its own process, as deployed; stops it with SIGTERM."""
-    command = [
-        sys.executable,
-        "-m",
-        "powercontext_memory",
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--database",
-        database,
-        *extra,
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    config = ServeConfig(database=database, listen="127.0.0.1:0")
+    command = [sys.executable, "-m", "powercontext_memory", *config.argv(), *extra]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
-        if not line.startswith("serving"):
+        port = serving_port(line)
+        if port is None:
             raise RuntimeError(f"server did not start: {line!r}")
-        yield Server(int(line.split(" on ")[1].split()[0].rsplit(":", 1)[1]), process.pid)
+        yield Server(port, process.pid)
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)

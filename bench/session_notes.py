@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .server import server_process
+
 ROOT = Path(__file__).resolve().parent.parent
 TURNS = 10
 SUBAGENT_TURNS = (3, 7)
@@ -67,20 +69,8 @@ def _env(root: Path, state: Path, endpoint: str) -> dict[str, str]:
 
 @contextmanager
 def _server(root: Path, database: Path, env: dict[str, str]) -> Iterator[str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "powercontext_memory", "serve", "--listen", "127.0.0.1:0",
-         "--database", str(database), "--embedding", "none"],
-        stdout=subprocess.PIPE, text=True, env=env, cwd=root,
-    )  # fmt: skip
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        if not line.startswith("serving"):
-            raise RuntimeError(f"server did not start: {line!r}")
-        yield "127.0.0.1:" + line.split(" on ")[1].split()[0].rsplit(":", 1)[1]
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with server_process(str(database), "--embedding", "none", env=env, cwd=root) as server:
+        yield f"127.0.0.1:{server.port}"
 
 
 def _client(env: dict[str, str], cwd: Path, *args: str, stdin: str = "") -> str:

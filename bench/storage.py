@@ -22,7 +22,7 @@ import pymysql
 import sqlean
 
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
+from powercontext_memory.backends.oceanbase.wire import OceanBaseDsn
 from powercontext_memory.transport.server import MAX_MESSAGE_BYTES
 
 from . import backends
@@ -54,7 +54,7 @@ _SIZED = {
         "entry_content_hash",
     ),
 }
-# Targets of issue 11 (p50 ms by backend and size; bytes per commit at any size).
+# Targets of docs/performance.md (p50 ms by backend and size; bytes per commit at any size).
 COMMIT_TARGETS = {
     ("sqlite", 100_000): 30.0,
     ("oceanbase", 100_000): 150.0,

@@ -1,4 +1,4 @@
-"""Issue 11's table: every figure it names, per backend, next to its target.
+"""docs/performance.md's targets table: every figure it names, per backend, next to its target.
 
 The figures come from the scenarios `make bench` ran (bench/storage.py, the size scenarios,
 bench/throughput.py, bench/hybrid.py); a row whose scenario did not run (the 100,000-entry ones

@@ -40,7 +40,7 @@ from .side_by_side import print_side_by_side
 
 LEVELS = (1, 4, 16)
 MODES = {"fts": types.SEARCH_MODE_FTS, "hybrid": types.SEARCH_MODE_HYBRID}
-TARGET_PER_SECOND = {("fts", 16): 1500}  # issue 11
+TARGET_PER_SECOND = {("fts", 16): 1500}  # docs/performance.md
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 

@@ -39,6 +39,8 @@ SPAWNS: dict[str, tuple[str, ...]] = {
     "test_an_unreachable_database_is_unavailable_not_internal": ("oceanbase", "spawn"),
     # runs hadolint
     "tests/unit/test_dockerfile.py::test_hadolint_passes": ("spawn",),
+    # runs the installed console scripts' --help
+    "tests/unit/test_cli_reference.py::test_the_page_shows_what_help_prints": ("spawn",),
     # multiprocessing workers; `git init` and `powercontext setup` as subprocesses
     **{
         f"tests/unit/test_runtime_local.py::{name}": ("spawn",)
@@ -55,14 +57,11 @@ SPAWNS: dict[str, tuple[str, ...]] = {
 }
 # Node id prefix -> why it is slow (several seconds or more on 2 cores; see --durations).
 SLOW: dict[str, str] = {
-    "tests/e2e/test_client_fail_fast.py::"
-    "test_cli_follow_says_when_it_reconnects_and_when_it_resumes": "waits out reconnects (~60 s)",
-    "tests/e2e/test_wheel_install.py": "builds and installs the wheel (~13 s)",
-    "tests/e2e/test_seekdb_script.py": "starts seekdb four times (~15 s)",
-    "tests/e2e/test_powercontext_cli.py::test_follow_prints_each_new_revision": "~10 s",
-    "tests/conformance/test_oceanbase_plans.py": "loads MiniLM and seeds seekdb (~9 s)",
+    "tests/e2e/test_wheel_install.py": "builds both wheels and installs them into three venvs",
+    "tests/e2e/test_seekdb_script.py": "starts seekdb four times",
+    "tests/conformance/test_oceanbase_plans.py": "loads MiniLM and seeds seekdb",
     "tests/conformance/test_oceanbase_fts.py::"
-    "test_vector_search_keeps_to_its_memory_on_both_paths": "~4-8 s each",
+    "test_vector_search_keeps_to_its_memory_on_both_paths": "seeds seekdb with vectors, each",
 }
 
 

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager, contextmanager
 
 import asyncmy
 
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
+from powercontext_memory.backends.oceanbase.wire import OceanBaseDsn
 from scripts import seekdb
 
 

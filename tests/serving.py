@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
+import queue
 import select
 import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
+
+from powercontext_memory.serving.config import ServeConfig
+from powercontext_memory.serving.startup import serving_port
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = Path(sys.executable).parent
@@ -24,7 +29,7 @@ SERVER_COMMAND = str(SCRIPTS / "powercontext-memory")
 CLIENT_COMMAND = str(SCRIPTS / "powercontext")
 STARTUP_TIMEOUT = 60.0
 EXIT_TIMEOUT = 20.0
-SERVING_LINE = re.compile(r"^serving powercontext\.memory\.v1\.MemoryService on [^ ]+:(\d+) ")
+LINE_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True)
@@ -62,9 +67,9 @@ class ServerProcess:
     ) -> None:
         # Full text only unless a test asks for a model (a later --embedding in `args` wins):
         # serve's default (auto) would load the multilingual model into every test server.
-        command = [server_command, "serve", "--listen", "127.0.0.1:0", "--embedding", "none"]
+        config = ServeConfig(database=str(database), listen="127.0.0.1:0", embedding="none")
         self.proc = subprocess.Popen(
-            [*command, "--database", str(database), *args],
+            [server_command, *config.argv(), *args],
             cwd=Path(database).parent if not str(database).startswith("oceanbase:") else "/",
             env=server_env(env),
             stdout=subprocess.PIPE,
@@ -76,12 +81,12 @@ class ServerProcess:
             ready, _, _ = select.select([self.proc.stdout], [], [], STARTUP_TIMEOUT)
             assert ready, "server printed nothing"
             line = self.proc.stdout.readline()
-            match = SERVING_LINE.match(line)
-            assert match, f"unexpected startup line {line!r} (exit code {self.proc.poll()})"
+            port = serving_port(line)
+            assert port, f"unexpected startup line {line!r} (exit code {self.proc.poll()})"
         except BaseException:
             self.kill()
             raise
-        self.served = Served(int(match[1]), line)
+        self.served = Served(port, line)
 
     @property
     def port(self) -> int:
@@ -139,3 +144,55 @@ def run_admin(*args: str, stdin: bytes | None = None) -> subprocess.CompletedPro
         cwd=ROOT,
         timeout=120,
     )
+
+
+class Lines:
+    """The lines a child process writes on one pipe, read by a thread as they come: a test
+    waits for the one it expects with a deadline, and fails at once when the pipe closes."""
+
+    def __init__(self, pipe: IO[str]) -> None:
+        self.seen: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, args=(pipe,), daemon=True).start()
+
+    def _read(self, pipe: IO[str]) -> None:
+        with pipe:  # closed here once the child closed its end (or exited)
+            for line in pipe:
+                self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)
+
+    def wait_for(self, text: str, timeout: float = LINE_TIMEOUT) -> str:
+        """The next line containing `text`; the lines before it are skipped, and every line
+        read is kept in `seen`."""
+        until = time.monotonic() + timeout
+        while (line := self._next(until, f"a line with {text!r}")) is not None:
+            if text in line:
+                return line
+        raise AssertionError(f"the pipe closed before a line with {text!r}: {self.seen}")
+
+    def next_line(self, timeout: float = LINE_TIMEOUT) -> str:
+        """The next line, whatever it is."""
+        line = self._next(time.monotonic() + timeout, "a line")
+        if line is None:
+            raise AssertionError(f"the pipe closed before another line: {self.seen}")
+        return line
+
+    def rest(self, timeout: float = LINE_TIMEOUT) -> list[str]:
+        """The lines still to come until the child closes the pipe (as it exits)."""
+        until = time.monotonic() + timeout
+        start = len(self.seen)
+        while self._next(until, "the pipe to close") is not None:
+            pass
+        return self.seen[start:]
+
+    def _next(self, until: float, waiting_for: str) -> str | None:
+        """The next line (kept in `seen`), None once the pipe is closed."""
+        try:
+            line = self._queue.get(timeout=max(0.0, until - time.monotonic()))
+        except queue.Empty:
+            raise AssertionError(f"timed out waiting for {waiting_for}: {self.seen}") from None
+        if line is None:
+            self._queue.put(None)  # closed for every later wait too
+            return None
+        self.seen.append(line)
+        return line

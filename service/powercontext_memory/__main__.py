@@ -1,4 +1,4 @@
-"""`python -m powercontext_memory`: see cli.py."""
+"""`python -m powercontext_memory`: see cli/."""
 
 from .cli import main
 

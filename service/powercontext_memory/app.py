@@ -6,13 +6,13 @@ import logging
 import os
 
 from .backends.database import CommitHook, DatabaseMemoryBackend
-from .backends.oceanbase_wire import OceanBaseDsn, is_oceanbase_dsn
-from .backends.spi import StorageAdapter
+from .backends.oceanbase.wire import OceanBaseDsn, is_oceanbase_dsn
+from .backends.port import StorageAdapter
 from .backends.sqlite import SQLiteStorage
 from .candidates import CandidatePipeline
 from .candidates.port import Extractor
 from .domain.lifecycle import IdFactory, random_id
-from .embedding.base import EmbeddingModel
+from .embedding.port import EmbeddingModel
 from .memory import DEFAULT_PROGRESS_INTERVAL, MemoryService
 from .security.signing import TokenSigner
 from .streams import StreamLimits
@@ -29,7 +29,7 @@ async def open_storage(
     bounds each database call in seconds (None: unbounded)."""
     if is_oceanbase_dsn(str(location)):
         try:
-            from .backends.oceanbase import OceanBaseStorage
+            from .backends.oceanbase.storage import OceanBaseStorage
         except ImportError as error:
             raise RuntimeError(
                 f"an OceanBase database needs the oceanbase extra ({error}): "

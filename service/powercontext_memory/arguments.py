@@ -1,4 +1,4 @@
-"""Value types for argparse options shared by the server's commands (cli.py, admin/)."""
+"""Value types for argparse options shared by the server's commands (cli/, admin/)."""
 
 from __future__ import annotations
 

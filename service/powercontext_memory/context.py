@@ -26,9 +26,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .api import SearchMode
-from .backends.database import DatabaseMemoryBackend, ReadSession
+from .backends.database import DatabaseMemoryBackend
 from .backends.kind_rows_cache import KindRowsCache
-from .backends.spi import HeadKindRow
+from .backends.port import HeadKindRow
+from .backends.read_session import ReadSession
 from .domain import analyzer, validation
 from .domain import context_block as cb
 from .domain.canonical import nfc

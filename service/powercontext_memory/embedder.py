@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from .backends.database import DatabaseMemoryBackend
 from .domain import fusion, lifecycle
-from .embedding.base import EmbeddingModel, EmbeddingUnavailableError
+from .embedding.port import EmbeddingModel, EmbeddingUnavailableError
 
 logger = logging.getLogger(__name__)
 

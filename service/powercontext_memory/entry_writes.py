@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .api import EntryInput, RememberMode
-from .backends.database import DatabaseMemoryBackend, ReadSession
+from .backends.database import DatabaseMemoryBackend
+from .backends.read_session import ReadSession
 from .domain import lifecycle, validation
 from .domain.errors import InvalidArgumentError
 from .domain.lifecycle import EntryRef, OrganizeStep

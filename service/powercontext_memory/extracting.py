@@ -13,7 +13,8 @@ import logging
 from collections.abc import Sequence
 
 from .api import EntryInput, Hit, SearchMode
-from .backends.database import DatabaseMemoryBackend, ReadSession
+from .backends.database import DatabaseMemoryBackend
+from .backends.read_session import ReadSession
 from .candidates import ActiveEntry, Candidate, CandidatePipeline, ExtractionInput, Suggestion
 from .candidates.port import ReadSource
 from .domain import lifecycle, validation

@@ -27,7 +27,7 @@ from .api import (
     RecallManifestPage,
     TagMatch,
 )
-from .backends.database import ReadSession
+from .backends.read_session import ReadSession
 from .domain import validation
 from .domain.canonical import canonical_json, sha256_hex
 from .domain.entry_filters import check_kinds, check_tags, matches

@@ -2,7 +2,7 @@
 
 The transport, the CLI, the admin commands and the tests call this class; it owns the
 collaborators and routes each operation to the module that does it. Input checks are
-request_checks.py; writes are planned by entry_writes.py and merging.py and committed by
+request_checks.py; writes are planned by entry_writes.py and merge_operations.py and committed by
 write_engine.py (request ids are answered once per caller, then replayed); embedding is
 embedder.py and query_vectors.py; reads are search_requests.py, listing.py and context.py.
 Execution and verified reads belong to the backend (backends/database.py).
@@ -45,22 +45,23 @@ from .domain.idempotency import IdempotencyKey
 from .domain.lifecycle import EntryRef, OrganizeStep
 from .domain.models import ArtifactRef, Citation, Source, SourceRef
 from .embedder import Embedder, Vector
-from .embedding.base import EmbeddingModel
+from .embedding.port import EmbeddingModel
 from .entry_writes import EntryWrites
 from .extracting import CandidateExtraction
 from .follow import Progress
 from .listing import GET_MEMORY_MAX_BYTES, estimated_size
-from .merging import MergeOperations
+from .merge_operations import MergeOperations
 from .notifier import HeadWatcher
-from .observer import ServiceObserver
+from .observing.port import ServiceObserver
 from .query_vectors import QueryVectors
 from .request_checks import checked_since_revision, checked_source_fields
+from .search.indexes import SearchIndexes
 from .search.searcher import Searcher
 from .search_requests import SearchRequests
 from .security.caller import current_caller
 from .security.signing import TokenSigner
 from .streams import StreamLimits
-from .write_engine import AttachVectors, ReplayRecorded, WriteEngine
+from .write_engine import WriteEngine
 
 DEFAULT_PROGRESS_INTERVAL = 15.0
 
@@ -82,7 +83,10 @@ class MemoryService:
         self.signer = signer or TokenSigner.ephemeral()
         # GetMemory leaves the manifest out past this (a default gRPC client takes 4 MiB).
         self.get_memory_max_bytes = GET_MEMORY_MAX_BYTES
-        self.searcher = Searcher(backend)
+        # This process's full-text and vector indexes, kept current by the store's commits.
+        self.indexes = SearchIndexes(native_vectors=backend.adapter.native_vector_search)
+        backend.listen(self.indexes)
+        self.searcher = Searcher(backend, self.indexes)
         self.embedder = Embedder(backend, embedding)
         query_vectors = QueryVectors(self.embedder)
         # Remember EXTRACT (candidates/): deterministic adapters, plus any model extractor.
@@ -95,7 +99,7 @@ class MemoryService:
         self.searches = SearchRequests(backend, self.searcher, query_vectors)
         extraction = CandidateExtraction(backend, self.pipeline, self.searches, self.get_source)
         self.entry_writes = EntryWrites(backend, id_factory, extraction)
-        # Merge, Restore, UndoMerge, PreviewRestore (merging.py; preview expiry is set there).
+        # Merge, Restore, UndoMerge, PreviewRestore (merge_operations.py sets preview expiry).
         self.merging = MergeOperations(backend, self.writes, self.signer)
         self.context = ContextPreparation(backend, self.searcher, query_vectors)
 
@@ -224,7 +228,7 @@ class MemoryService:
             "organize", idempotency_key, self.entry_writes.organize, memory, steps
         )
 
-    # -- merge and restore (merging.py) ---------------------------------------------------------
+    # -- merge and restore (merge_operations.py) ------------------------------------------------
 
     async def merge(
         self,
@@ -260,24 +264,6 @@ class MemoryService:
         entry_version_id: str | None,
     ) -> RestorePreview:
         return await self.merging.preview_restore(memory, operation, entry_id, entry_version_id)
-
-    # -- seams tests replace on the service; they forward to the write engine -------------------
-
-    @property
-    def _replay(self) -> ReplayRecorded:
-        return self.writes.replay
-
-    @_replay.setter
-    def _replay(self, replay: ReplayRecorded) -> None:
-        self.writes.replay = replay  # type: ignore[method-assign,assignment]
-
-    @property
-    def _with_vectors(self) -> AttachVectors:
-        return self.writes.attach_vectors
-
-    @_with_vectors.setter
-    def _with_vectors(self, attach: AttachVectors) -> None:
-        self.writes.attach_vectors = attach
 
     # -- reads ----------------------------------------------------------------------------------
 

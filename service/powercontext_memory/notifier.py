@@ -5,8 +5,8 @@ its most recent revisions. One poll task serves them all: while anyone follows, 
 heads of every followed memory in one query per HEAD_POLL_INTERVAL (commits by other
 processes sharing the database are seen within it), and at once when this process commits
 (`publish`); when a head moved, it reads the new revisions' changes once, for every follower.
-Before, each idle stream polled on its own: 1,000 idle streams cost 36% of a core; sharing
-the watcher they cost 0.1% (measured on 2 cores, on one memory or on 1,000).
+Sharing the watcher keeps idle streams from each polling on their own, which cost CPU in
+proportion to their number (docs/api.md, Changes: "One watcher per process").
 
 A follower asks only for "what comes after my last revision" (`Watch.after`): from the
 watch's recent revisions when they reach back that far, else from the database (a follower

@@ -11,7 +11,8 @@ import time
 from collections.abc import Sequence
 
 from .api import NO_FILTER, EntryFilter, ExpandedEntry, Hit, SearchMode, SearchResult
-from .backends.database import DatabaseMemoryBackend, ReadSession
+from .backends.database import DatabaseMemoryBackend
+from .backends.read_session import ReadSession
 from .domain.errors import DataLossError, NotFoundError
 from .domain.models import ArtifactRef, Citation
 from .query_vectors import QueryVectors

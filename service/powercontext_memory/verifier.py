@@ -18,14 +18,11 @@ import json
 from dataclasses import dataclass, field
 
 from .backends import codec
-from .backends.database import (
-    DatabaseMemoryBackend,
-    ReadSession,
-    RevisionCache,
-    expected_projection,
-)
-from .backends.revision_cache import read_revision
-from .backends.spi import ReadTransaction, RevisionRow
+from .backends.commit_rows import expected_projection
+from .backends.database import DatabaseMemoryBackend
+from .backends.port import ReadTransaction, RevisionRow
+from .backends.read_session import ReadSession
+from .backends.revision_cache import RevisionCache, read_revision
 from .domain import descriptions
 from .domain.canonical import sha256_hex
 from .domain.errors import DataLossError

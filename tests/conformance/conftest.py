@@ -10,8 +10,8 @@ import pytest
 
 from powercontext_memory.app import open_service
 from powercontext_memory.backends.database import CommitHook
-from powercontext_memory.embedding.base import EmbeddingModel
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
+from powercontext_memory.embedding.port import EmbeddingModel
 from powercontext_memory.memory import MemoryService
 
 from ..oceanbase_server import fresh_database

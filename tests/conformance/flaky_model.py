@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from powercontext_memory.domain.models import EmbeddingProfile
-from powercontext_memory.embedding.base import EmbeddingResult, EmbeddingUnavailableError
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
+from powercontext_memory.embedding.port import EmbeddingResult, EmbeddingUnavailableError
 
 
 class FlakyModel:

@@ -53,7 +53,8 @@ def ref(result: WriteResult) -> ArtifactRef:
 
 
 class WorkedExample:
-    """The RFC's example: three entries (r1), revise validation (r2), deactivate site/ (r3)."""
+    """docs/walkthrough.md's example: three entries (r1), revise validation (r2), deactivate
+    site/ (r3)."""
 
     def __init__(self) -> None:
         self.r1: WriteResult
@@ -119,7 +120,7 @@ async def expand_version(
 
 
 def write_worked_example(path: Path) -> None:
-    """A SQLite file holding the RFC's worked example (for tests of the offline commands)."""
+    """A SQLite file holding the worked example (docs/walkthrough.md), for offline commands."""
 
     async def build() -> None:
         service = await open_service(path)

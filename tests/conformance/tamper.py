@@ -13,7 +13,7 @@ from typing import Any, Protocol
 import pymysql
 import sqlean
 
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
+from powercontext_memory.backends.oceanbase.wire import OceanBaseDsn
 
 
 class Tamper(Protocol):

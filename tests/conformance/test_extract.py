@@ -1,8 +1,9 @@
 """Remember EXTRACT: the candidate pipeline over persisted sources, on every backend.
 
-The RFC's worked example (AGENTS.md, pyproject.toml and Makefile saying uv + Hatchling,
-`make test` for changes, `make check` before review, site/ is generated output), then a user's
-correction, a user's forget, a committed Makefile change and task outcomes without a model.
+The worked example of docs/walkthrough.md (AGENTS.md, pyproject.toml and Makefile saying uv +
+Hatchling, `make test` for changes, `make check` before review, site/ is generated output), then
+a user's correction, a user's forget, a committed Makefile change and task outcomes without a
+model.
 """
 
 from __future__ import annotations

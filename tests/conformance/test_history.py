@@ -14,7 +14,7 @@ from powercontext_memory.domain.canonical import sha256_hex
 from powercontext_memory.domain.errors import DataLossError
 from powercontext_memory.domain.models import ArtifactRef
 from powercontext_memory.memory import MemoryService
-from powercontext_memory.observer import ServiceObserver
+from powercontext_memory.observing.port import ServiceObserver
 from powercontext_memory.verifier import verify
 
 from .conftest import Harness

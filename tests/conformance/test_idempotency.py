@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from powercontext_memory.api import WriteResult
-from powercontext_memory.backends.spi import WriteRequestRow
+from powercontext_memory.backends.port import WriteRequestRow
 from powercontext_memory.domain import idempotency
 from powercontext_memory.domain.errors import (
     AlreadyExistsError,
@@ -135,7 +135,7 @@ async def test_a_call_that_lost_the_race_answers_with_the_winners_outcome(
 ) -> None:
     """The loser looked the id up before the winner committed: it then loses at the record's
     unique key (a create: nothing else collides) or at the head CAS, and replays."""
-    replay = service._replay
+    replay = service.writes.replay
     missed: list[str] = []
 
     async def lookup_before_the_winner_committed(scope: Any) -> WriteResult | None:
@@ -146,7 +146,7 @@ async def test_a_call_that_lost_the_race_answers_with_the_winners_outcome(
 
     created = await put(service, None, "alpha", rid="c")
     second = await put(service, ref(created), "b", rid="s")
-    service._replay = lookup_before_the_winner_committed  # type: ignore[method-assign]
+    service.writes.replay = lookup_before_the_winner_committed  # type: ignore[method-assign]
     assert await put(service, None, "alpha", rid="c") == created
     missed.clear()
     assert await put(service, ref(created), "b", rid="s") == second

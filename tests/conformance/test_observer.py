@@ -9,7 +9,7 @@ import pytest
 
 from powercontext_memory.domain.errors import NotFoundError, RevisionConflictError
 from powercontext_memory.memory import MemoryService
-from powercontext_memory.observer import ServiceObserver
+from powercontext_memory.observing.port import ServiceObserver
 
 from .conftest import Harness
 from .helpers import add, create, entry_ref, ref

@@ -1,4 +1,4 @@
-"""OceanBase-only behaviour: the start-up probe, the schema guard, the RFC DDL on the engine."""
+"""OceanBase-only behaviour: the start-up probe, the schema guard, our DDL on the engine."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ async def test_a_manifest_larger_than_one_statement_is_written_in_pieces(
 ) -> None:
     """Big manifests go in several statements (the 16 MiB packet limit); here pieces are made
     tiny so that a small memory takes that path, with multi-byte reasons cut between pieces."""
-    from powercontext_memory.backends import oceanbase
+    from powercontext_memory.backends.oceanbase import revisions as oceanbase
     from powercontext_memory.verifier import verify
 
     monkeypatch.setattr(oceanbase, "MANIFEST_PIECE_BYTES", 997)

@@ -1,5 +1,5 @@
-"""OceanBase full text filters by memory inside the index (oceanbase_tokens.encode_row), and
-databases indexed before the memory token get it on open."""
+"""OceanBase full text filters by memory inside the index (encode_row in
+backends/oceanbase/fts_tokens.py), and databases indexed before the memory token get it on open."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 
 from powercontext_memory.api import SearchMode
 from powercontext_memory.app import open_service
-from powercontext_memory.backends.oceanbase import FULLTEXT_LAYOUT_KEY
-from powercontext_memory.backends.oceanbase_tokens import memory_token
+from powercontext_memory.backends.oceanbase.fts_tokens import memory_token
+from powercontext_memory.backends.oceanbase.schema import FULLTEXT_LAYOUT_KEY
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.verifier import verify
 
@@ -108,7 +108,7 @@ async def test_vector_search_keeps_to_its_memory_on_both_paths(
 ) -> None:
     """Above EXACT_VECTOR_ROWS the engine walks the HNSW graph (index hint), below it measures
     every row of the memory; both find the memory's own nearest entry and nothing else."""
-    from powercontext_memory.backends import oceanbase
+    from powercontext_memory.backends.oceanbase import vectors as oceanbase
 
     monkeypatch.setattr(oceanbase, "EXACT_VECTOR_ROWS", exact_rows)
     service = await open_service(dsn, embedding=FlakyModel(minilm))

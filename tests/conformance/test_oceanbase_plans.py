@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from powercontext_memory.app import open_service
-from powercontext_memory.backends.spi import HeadCondition
+from powercontext_memory.backends.port import HeadCondition
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.memory import MemoryService
 

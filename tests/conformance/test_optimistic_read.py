@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from powercontext_memory.api import SearchMode
-from powercontext_memory.backends.database import ReadSession
-from powercontext_memory.backends.spi import SnapshotMovedError
+from powercontext_memory.backends.port import SnapshotMovedError
+from powercontext_memory.backends.read_session import ReadSession
 from powercontext_memory.domain.errors import FailedPreconditionError
 from powercontext_memory.domain.models import ArtifactRef
 from powercontext_memory.memory import MemoryService

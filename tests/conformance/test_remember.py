@@ -1,4 +1,4 @@
-"""Remember: creation, adds, revisions, evidence rules, no-ops and CAS (RFC write rules)."""
+"""Remember: creation, adds, revisions, evidence rules, no-ops and CAS (docs/api.md rules)."""
 
 from __future__ import annotations
 

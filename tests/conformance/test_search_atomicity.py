@@ -222,7 +222,7 @@ async def test_next_revision_already_inserted_is_aborted_and_nothing_written(
     harness: Harness,
 ) -> None:
     """A unique conflict on (memory, next revision) — another writer inserted it and has not
-    moved the head yet — rolls the whole commit back with ABORTED (RFC)."""
+    moved the head yet — rolls the whole commit back with ABORTED, like any lost race."""
     service = harness.service
     assert service is not None
     r1 = await create(service, "base entry")

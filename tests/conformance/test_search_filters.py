@@ -162,7 +162,7 @@ async def test_vector_filters_apply_before_the_limit(
     if hnsw_walk:
         if database[0] != "oceanbase":
             pytest.skip("only OceanBase has an HNSW path")
-        from powercontext_memory.backends import oceanbase
+        from powercontext_memory.backends.oceanbase import vectors as oceanbase
 
         monkeypatch.setattr(oceanbase, "EXACT_VECTOR_ROWS", 0)
     assert fusion.candidate_pool_size(1) < VECTOR_MANY

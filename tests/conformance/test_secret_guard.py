@@ -23,8 +23,8 @@ from powercontext_memory.app import open_service
 from powercontext_memory.backends.codec import source_record_hash
 from powercontext_memory.domain.errors import InvalidArgumentError, NotFoundError
 from powercontext_memory.domain.models import ArtifactRef, EmbeddingProfile
-from powercontext_memory.embedding.base import EmbeddingResult
 from powercontext_memory.embedding.minilm import MiniLMEmbedder
+from powercontext_memory.embedding.port import EmbeddingResult
 from powercontext_memory.memory import MemoryService
 
 from .helpers import add, entry_ref, ref, revise

@@ -35,15 +35,15 @@ async def answers(
 
 
 def engine_only(service: MemoryService) -> None:
-    service.backend.texts.max_postings = 0  # the engine's full-text query (its window)
-    service.backend.texts.forget()
+    service.indexes.texts.max_postings = 0  # the engine's full-text query (its window)
+    service.indexes.texts.forget()
     service.searcher.answers.clear()
 
 
 async def test_index_answers_what_the_engine_window_answers(service: MemoryService) -> None:
     created = await create(service, *corpus(40))  # every match fits in the 128-row window
     indexed = await answers(service, ref(created))
-    assert service.backend.texts.held() > 0  # the index answered
+    assert service.indexes.texts.held() > 0  # the index answered
     engine_only(service)
     assert await answers(service, ref(created)) == indexed
     assert any(indexed)
@@ -69,7 +69,7 @@ async def test_the_index_follows_this_process_commits(service: MemoryService) ->
     created = await create(service, "alpha one", "beta two", "gamma three")
     memory = ref(created)
     assert await answers(service, memory)  # loads the index at revision 1
-    held = service.backend.texts._memories[memory.artifact_id]
+    held = service.indexes.texts._memories[memory.artifact_id]
     revised = await service.remember(memory, [], [], [revise(entry_ref(created, 0), "delta one")])
     forgot = await service.forget(ref(revised), [entry_ref(created, 1)], None)
     added = await service.remember(ref(forgot), [], [], [add("alpha four")])
@@ -97,7 +97,7 @@ async def test_the_index_catches_up_with_another_process(
         assert sorted(h.text for h in found) == ["omega four", "zeta one"]
         assert not (await search("beta", [head], 8, SearchMode.FTS)).hits
         assert not (await search("alpha", [head], 8, SearchMode.FTS)).hits
-        assert service.backend.texts._memories[memory.artifact_id].revision == head.revision
+        assert service.indexes.texts._memories[memory.artifact_id].revision == head.revision
     finally:
         await other.close()
 
@@ -108,9 +108,9 @@ async def test_a_memory_too_large_for_the_index_is_searched_by_the_engine(
     created = await create(service, *corpus(40))
     memory = ref(created)
     indexed = await answers(service, memory)
-    service.backend.texts.max_postings = 10
-    service.backend.texts.forget()
+    service.indexes.texts.max_postings = 10
+    service.indexes.texts.forget()
     service.searcher.answers.clear()
     assert await answers(service, memory) == indexed
-    assert memory.artifact_id in service.backend.texts._too_large
-    assert service.backend.texts.held() == 0
+    assert memory.artifact_id in service.indexes.texts._too_large
+    assert service.indexes.texts.held() == 0

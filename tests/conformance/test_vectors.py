@@ -1,4 +1,4 @@
-"""Vector and hybrid search on the real all-MiniLM-L6-v2 model (RFC vector rules).
+"""Vector and hybrid search on the real all-MiniLM-L6-v2 model (docs/vectors.md rules).
 
 The model is loaded once per test session. `FlakyModel` is a test double WRAPPING the real
 model: it only injects what a real model cannot be made to do on demand (an outage, a NaN or
@@ -196,7 +196,7 @@ async def test_vectors_first_loaded_in_pages_answer_like_one_read(
     try:
         hits = (await reader.search(PARAPHRASE, [memory], 8, SearchMode.VECTOR)).hits
         assert hits[0].text == DEPLOY
-        session_vectors = reader.backend.vectors
+        session_vectors = reader.indexes.vectors
         assert session_vectors is not None
         loaded = session_vectors._memories[memory.artifact_id]
         assert loaded.complete and len(loaded.invalid) == 0

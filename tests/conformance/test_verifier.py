@@ -120,7 +120,7 @@ async def test_tampering_is_reported_precisely(
     if "{hash}" in sql:
         # Recompute a self-consistent row hash: only the manifest can catch this one.
         from powercontext_memory.backends.codec import version_from_row
-        from powercontext_memory.backends.spi import EntryVersionRow
+        from powercontext_memory.backends.port import EntryVersionRow
         from powercontext_memory.domain.models import EntryContent
 
         row = EntryVersionRow(

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import time
 import urllib.request
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from prometheus_client.parser import text_string_to_metric_families
-
-SETTLE_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -36,15 +32,3 @@ def scrape_now(port: int, host: str = "127.0.0.1") -> Scrape:
 
 async def scrape(port: int) -> Scrape:
     return await asyncio.to_thread(scrape_now, port)
-
-
-async def scrape_until(port: int, settled: Callable[[Scrape], bool]) -> Scrape:
-    """Scrape until `settled` holds. A call is counted as it ends on the server, which may be
-    just after its client has the status (an abort sends it first), so the last counts can
-    trail by a moment; give up after SETTLE_TIMEOUT and return the last scrape."""
-    deadline = time.monotonic() + SETTLE_TIMEOUT
-    while True:
-        scraped = await scrape(port)
-        if settled(scraped) or time.monotonic() > deadline:
-            return scraped
-        await asyncio.sleep(0.02)

@@ -9,33 +9,44 @@ that starts while the server is down and finds it back within the window succeed
 from __future__ import annotations
 
 import asyncio
-import queue
 import signal
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import grpc
 import pytest
 
-from powercontext_client import AsyncClient, Client, ClientConfig, Unavailable, new_entry, ref
+from powercontext_client import (
+    AsyncClient,
+    Backoff,
+    Client,
+    ClientConfig,
+    Unavailable,
+    new_entry,
+    ref,
+)
 from powercontext_client.config import DEFAULT_CONNECT_TIMEOUT
 from powercontext_client.reconnects import FollowEvent
 
-from ..serving import CLIENT_COMMAND, ServerProcess, server_env
+from ..serving import CLIENT_COMMAND, Lines, ServerProcess, server_env
 
 # Generous bounds for a loaded machine: a few times the default connect window.
 CALL_BOUND = 3.0
 CLI_BOUND = 4.0  # the CLI's interpreter start and imports come on top
+# A short connect window, to check that every kind of call keeps to its window (the default
+# window is checked once, on one call).
+SHORT_WINDOW = 0.25
 # A window long enough for a server process to be started again inside it.
 RESTART_WINDOW = 60.0
 PROGRESS = ("--progress-interval", "0.2")
 WAIT = 60.0
+# A follower ends within a moment of SIGINT; one that ignores it fails here, not at WAIT.
+EXIT_BOUND = 10.0
 EXIT_UNAVAILABLE = 7
 EXIT_INTERRUPTED = 130
 
@@ -59,7 +70,8 @@ def fails_fast(call: Callable[[], Any]) -> tuple[Unavailable, float]:
 
 
 def test_reads_writes_and_follow_fail_fast_naming_the_endpoint(refused: str) -> None:
-    with Client(refused) as client:
+    config = ClientConfig(endpoint=refused, connect_timeout=SHORT_WINDOW)
+    with Client(config=config) as client:
         calls: dict[str, Callable[[], Any]] = {
             "read": lambda: client.get_memory("mem_art_x"),
             "write": lambda: client.remember(None, [new_entry("fact", "lost")]),
@@ -71,7 +83,11 @@ def test_reads_writes_and_follow_fail_fast_naming_the_endpoint(refused: str) -> 
             assert error.code == grpc.StatusCode.UNAVAILABLE, name
             assert error.message == f"cannot reach {refused}: connection refused", name
             # Tried again for the whole window: a restarting server would have been found.
-            assert elapsed >= DEFAULT_CONNECT_TIMEOUT * 0.9, (name, elapsed)
+            assert elapsed >= SHORT_WINDOW * 0.9, (name, elapsed)
+    with Client(refused) as client:
+        error, elapsed = fails_fast(lambda: client.get_memory("mem_art_x"))
+        assert error.message == f"cannot reach {refused}: connection refused"
+        assert elapsed >= DEFAULT_CONNECT_TIMEOUT * 0.9, elapsed  # the default window
         health, elapsed = fails_fast(client.health)  # a probe: no window
         assert "connection refused" in health.message and elapsed < DEFAULT_CONNECT_TIMEOUT
 
@@ -91,13 +107,18 @@ def test_the_cli_exits_unavailable_naming_the_endpoint_and_the_cause(
     refused: str, tmp_path: Path
 ) -> None:
     memory = "mem_art_" + "0" * 32
-    for command in (["get", memory], ["create", "lost"], ["changes", memory, "--follow"]):
+    short = {"POWERCONTEXT_CONNECT_TIMEOUT": str(SHORT_WINDOW)}
+    for command, window in [
+        (["get", memory], None),
+        (["create", "lost"], short),
+        (["changes", memory, "--follow"], short),
+    ]:
         started = time.monotonic()
         done = subprocess.run(
             [CLIENT_COMMAND, "--endpoint", refused, *command],
             capture_output=True,
             text=True,
-            env=server_env(),
+            env=server_env(window),
             cwd=tmp_path,
             timeout=WAIT,
         )
@@ -106,6 +127,8 @@ def test_the_cli_exits_unavailable_naming_the_endpoint_and_the_cause(
         expected = f"error: UNAVAILABLE (UNAVAILABLE): cannot reach {refused}: connection refused"
         assert done.stderr.splitlines() == [expected], command
         assert elapsed < CLI_BOUND, (command, elapsed)
+        if window is None:  # the default window, tried to its end
+            assert elapsed >= DEFAULT_CONNECT_TIMEOUT * 0.9, (command, elapsed)
 
 
 def test_a_read_finds_a_server_back_within_the_connect_window(tmp_path: Path) -> None:
@@ -117,7 +140,9 @@ def test_a_read_finds_a_server_back_within_the_connect_window(tmp_path: Path) ->
             memory = writer.remember(None, [new_entry("fact", "still here")]).memory
         assert server.stop() == 0
         config = ClientConfig(endpoint=endpoint, connect_timeout=RESTART_WINDOW)
-        with Client(config=config) as client, ThreadPoolExecutor(1) as pool:
+        # Tries close together: the read is sent again soon after the server is back.
+        backoff = Backoff(maximum=SHORT_WINDOW)
+        with Client(config=config, backoff=backoff) as client, ThreadPoolExecutor(1) as pool:
             read = pool.submit(client.get_memory, memory.artifact_id)
             time.sleep(0.5)
             assert not read.done(), "the read gave up while the server was down"
@@ -126,31 +151,6 @@ def test_a_read_finds_a_server_back_within_the_connect_window(tmp_path: Path) ->
         assert head.memory.revision == 1
     finally:
         server.stop()
-
-
-class Lines:
-    """The lines a child process writes on one pipe, read by a thread as they come."""
-
-    def __init__(self, pipe: IO[str]) -> None:
-        self.seen: list[str] = []
-        self._queue: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, args=(pipe,), daemon=True).start()
-
-    def _read(self, pipe: IO[str]) -> None:
-        for line in pipe:
-            self._queue.put(line.rstrip("\n"))
-
-    def wait_for(self, text: str) -> str:
-        until = time.monotonic() + WAIT
-        while time.monotonic() < until:
-            try:
-                line = self._queue.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            self.seen.append(line)
-            if text in line:
-                return line
-        raise AssertionError(f"no line with {text!r} in {self.seen}")
 
 
 def test_cli_follow_says_when_it_reconnects_and_when_it_resumes(tmp_path: Path) -> None:
@@ -182,7 +182,8 @@ def test_cli_follow_says_when_it_reconnects_and_when_it_resumes(tmp_path: Path) 
             client.remember(ref(memory_id, 1), [new_entry("fact", "r2")])
         out.wait_for(f"{memory_id}@2 ")
         follower.send_signal(signal.SIGINT)
-        assert follower.wait(timeout=WAIT) == EXIT_INTERRUPTED
+        assert follower.wait(timeout=EXIT_BOUND) == EXIT_INTERRUPTED
+        err.rest()  # up to its exit
         assert not any("Traceback" in line for line in err.seen)
     finally:
         if follower is not None and follower.poll() is None:

@@ -14,8 +14,9 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_memory.embedding.multilingual import TABLE_FILE
+from powercontext_memory.serving.startup import serving_port
 
-from ..serving import SERVER_COMMAND, SERVING_LINE, run_admin, serve_process, server_env
+from ..serving import SERVER_COMMAND, run_admin, serve_process, server_env
 
 ENGLISH = "Run `make test` before pushing; the CI runs ruff and mypy and rejects any warning."
 CHINESE = "张经理只看邮件，不看即时消息，重要决定要发邮件抄送他。"
@@ -52,12 +53,12 @@ async def test_serve_gives_a_new_database_multilingual_hybrid_search(tmp_path: P
         assert proc.stdout is not None
         assert select.select([proc.stdout], [], [], 60)[0], "server printed nothing"
         line = proc.stdout.readline()
-        match = SERVING_LINE.match(line)
-        assert match and "vectors: use-multilingual-v3" in line, line
+        port = serving_port(line)
+        assert port and "vectors: use-multilingual-v3" in line, line
         # Its token table is served from the default model cache, mapped, not from the heap.
         assert str(table) in Path(f"/proc/{proc.pid}/maps").read_text()
         # A Chinese question finds the English entry: no shared word, only meaning.
-        found = await _remember_and_search(int(match[1]), "推代码之前要做哪些检查？")
+        found = await _remember_and_search(port, "推代码之前要做哪些检查？")
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0

@@ -131,6 +131,7 @@ def test_the_server_stops_after_its_idle_time(local: Local) -> None:
 
 
 def test_an_explicit_endpoint_never_starts_one(local: Local) -> None:
+    local.env["POWERCONTEXT_CONNECT_TIMEOUT"] = "0.2"  # nothing listens on port 1: fail soon
     refused = local.run("--endpoint", "127.0.0.1:1", "capabilities", "--timeout", "3")
     assert refused.returncode == 7  # UNAVAILABLE
     local.env["POWERCONTEXT_ENDPOINT"] = "127.0.0.1:1"

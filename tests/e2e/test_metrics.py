@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 
 import grpc
@@ -20,7 +20,8 @@ from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.transport.server import SERVICE_NAME, RunningServer, start_server
 
 from ..conformance.flaky_model import FlakyModel
-from .scrape import Scrape, scrape, scrape_until
+from ..metrics_wait import settled
+from .scrape import Scrape, scrape
 
 Stub = pb_grpc.MemoryServiceStub
 REQUESTS = "powercontext_requests_total"
@@ -64,6 +65,16 @@ def remember_count(scraped: Scrape, code: str) -> float:
     return scraped.value(REQUESTS, service=SERVICE_NAME, method="Remember", code=code)
 
 
+async def counted(
+    server: RunningServer,
+    values: Callable[[Scrape], Mapping[str, float]],
+    expected: Mapping[str, float],
+) -> Scrape:
+    """The first scrape of `server` whose `values` are `expected` (metrics_wait.py: why)."""
+    port = metrics_port(server)
+    return await settled(lambda: scrape(port), values, expected)
+
+
 async def test_requests_commits_and_cas_conflicts_are_counted(
     observed: RunningServer, stub: Stub
 ) -> None:
@@ -74,26 +85,27 @@ async def test_requests_commits_and_cas_conflicts_are_counted(
         await remember(stub, first.memory, "written on an old head")
     assert stale.value.code() == grpc.StatusCode.ABORTED
 
-    scraped = await scrape_until(
-        metrics_port(observed), lambda s: remember_count(s, "ABORTED") >= 1
-    )
-    assert remember_count(scraped, "OK") == 3
-    assert remember_count(scraped, "ABORTED") == 1
-    assert scraped.value("powercontext_cas_conflicts_total", operation="remember") == 1
-    assert scraped.value("powercontext_cas_conflicts_total") == 1
-    assert scraped.value("powercontext_commits_total", operation="remember") == 3
-    assert scraped.value("powercontext_commits_total") == 3
-    # The histogram saw every call, whatever its outcome.
-    assert scraped.value(DURATION_COUNT, service=SERVICE_NAME, method="Remember") == 4
-    assert (
-        scraped.value(
-            "powercontext_request_duration_seconds_bucket",
-            service=SERVICE_NAME,
-            method="Remember",
-            le="+Inf",
-        )
-        == 4
-    )
+    def values(s: Scrape) -> dict[str, float]:
+        return {
+            "OK": remember_count(s, "OK"),
+            "ABORTED": remember_count(s, "ABORTED"),
+            "remember conflicts": s.value("powercontext_cas_conflicts_total", operation="remember"),
+            "conflicts": s.value("powercontext_cas_conflicts_total"),
+            "remember commits": s.value("powercontext_commits_total", operation="remember"),
+            "commits": s.value("powercontext_commits_total"),
+            # The histogram saw every call, whatever its outcome.
+            "durations": s.value(DURATION_COUNT, service=SERVICE_NAME, method="Remember"),
+            "durations <= +Inf": s.value(
+                "powercontext_request_duration_seconds_bucket",
+                service=SERVICE_NAME,
+                method="Remember",
+                le="+Inf",
+            ),
+        }
+
+    expected = {"OK": 3, "ABORTED": 1, "remember conflicts": 1, "conflicts": 1}
+    expected |= {"remember commits": 3, "commits": 3, "durations": 4, "durations <= +Inf": 4}
+    await counted(observed, values, expected)
 
 
 async def test_other_write_operations_are_labelled(observed: RunningServer, stub: Stub) -> None:
@@ -107,17 +119,20 @@ async def test_other_write_operations_are_labelled(observed: RunningServer, stub
     with pytest.raises(grpc.aio.AioRpcError):
         await stub.Forget(pb.ForgetRequest(memory=created.memory, entries=[target]))
 
-    scraped = await scrape_until(
-        metrics_port(observed),
-        lambda s: s.value("powercontext_cas_conflicts_total", operation="forget") >= 1,
-    )
-    commits = {
-        op: scraped.value("powercontext_commits_total", operation=op)
-        for op in ("remember", "forget", "reactivate", "organize")
-    }
-    assert commits == {"remember": 1, "forget": 1, "reactivate": 1, "organize": 0}
-    assert scraped.value("powercontext_cas_conflicts_total", operation="forget") == 1
-    assert scraped.value("powercontext_cas_conflicts_total") == 1
+    def values(s: Scrape) -> dict[str, float]:
+        commits = {
+            f"{op} commits": s.value("powercontext_commits_total", operation=op)
+            for op in ("remember", "forget", "reactivate", "organize")
+        }
+        return {
+            **commits,
+            "forget conflicts": s.value("powercontext_cas_conflicts_total", operation="forget"),
+            "conflicts": s.value("powercontext_cas_conflicts_total"),
+        }
+
+    expected = {"remember commits": 1, "forget commits": 1, "reactivate commits": 1}
+    expected |= {"organize commits": 0, "forget conflicts": 1, "conflicts": 1}
+    await counted(observed, values, expected)
 
 
 async def test_follow_streams_gauge(observed: RunningServer, stub: Stub) -> None:
@@ -135,14 +150,18 @@ async def test_follow_streams_gauge(observed: RunningServer, stub: Stub) -> None
     assert (await scrape(port)).value("powercontext_follow_streams_open") == 1
 
     call.cancel()
-    scraped = await scrape_until(port, lambda s: s.value("powercontext_follow_streams_open") == 0)
-    assert scraped.value("powercontext_follow_streams_open") == 0
-    assert scraped.value(REQUESTS, method="Changes", code="CANCELLED") == 1
-    assert scraped.value(REQUESTS, method="Changes", code="OK") == 1
+
+    def values(s: Scrape) -> dict[str, float]:
+        return {
+            "open": s.value("powercontext_follow_streams_open"),
+            "CANCELLED": s.value(REQUESTS, method="Changes", code="CANCELLED"),
+            "OK": s.value(REQUESTS, method="Changes", code="OK"),
+        }
+
+    await counted(observed, values, {"open": 0, "CANCELLED": 1, "OK": 1})
 
 
 async def test_calls_failing_before_the_servicer_are_counted(observed: RunningServer) -> None:
-    port = metrics_port(observed)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{observed.port}") as channel:
         # Raw bytes that are not a RememberRequest (field 1, wire type 7: invalid).
         remember_raw = channel.unary_unary(f"/{SERVICE_NAME}/Remember")
@@ -166,9 +185,19 @@ async def test_calls_failing_before_the_servicer_are_counted(observed: RunningSe
                 pass
         assert unknown_service.value.code() == grpc.StatusCode.UNIMPLEMENTED
 
-    scraped = await scrape_until(port, lambda s: s.value(REQUESTS, code="UNIMPLEMENTED") >= 2)
-    assert scraped.value(REQUESTS, method="Remember", code="INVALID_ARGUMENT") == 1
-    assert scraped.value(REQUESTS, service="unknown", method="unknown", code="UNIMPLEMENTED") == 2
+    def values(s: Scrape) -> dict[str, float]:
+        return {
+            "Remember INVALID_ARGUMENT": s.value(
+                REQUESTS, method="Remember", code="INVALID_ARGUMENT"
+            ),
+            "unknown UNIMPLEMENTED": s.value(
+                REQUESTS, service="unknown", method="unknown", code="UNIMPLEMENTED"
+            ),
+            "UNIMPLEMENTED": s.value(REQUESTS, code="UNIMPLEMENTED"),
+        }
+
+    expected = {"Remember INVALID_ARGUMENT": 1, "unknown UNIMPLEMENTED": 2, "UNIMPLEMENTED": 2}
+    scraped = await counted(observed, values, expected)
     assert "NoSuchMethod" not in scraped.text  # client-made names never become labels
     assert "no.such.Service" not in scraped.text
 
@@ -187,17 +216,17 @@ async def test_database_errors_are_counted(
         await stub.GetSource(pb.GetSourceRequest(source_id="src_anything"))
     assert failed.value.code() == grpc.StatusCode.INTERNAL
 
-    scraped = await scrape_until(
-        metrics_port(observed),
-        lambda s: s.value(REQUESTS, method="GetSource", code="INTERNAL") >= 1,
-    )
-    assert (
-        scraped.value(
-            "powercontext_database_errors_total", backend="sqlite", error="OperationalError"
-        )
-        == 1
-    )
-    assert scraped.value("powercontext_database_errors_total") == 1
+    def values(s: Scrape) -> dict[str, float]:
+        return {
+            "GetSource INTERNAL": s.value(REQUESTS, method="GetSource", code="INTERNAL"),
+            "sqlite OperationalError": s.value(
+                "powercontext_database_errors_total", backend="sqlite", error="OperationalError"
+            ),
+            "database errors": s.value("powercontext_database_errors_total"),
+        }
+
+    expected = {"GetSource INTERNAL": 1, "sqlite OperationalError": 1, "database errors": 1}
+    await counted(observed, values, expected)
 
 
 @pytest.fixture(scope="module")
@@ -210,7 +239,6 @@ def minilm() -> Iterator[MiniLMEmbedder]:
 async def test_embedding_latency_is_observed(tmp_path: Path, minilm: MiniLMEmbedder) -> None:
     model = FlakyModel(minilm)
     running = await start_observed(tmp_path / "memory.sqlite3", embedding=model)
-    port = metrics_port(running)
     seconds = "powercontext_embedding_duration_seconds_count"
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
@@ -220,10 +248,14 @@ async def test_embedding_latency_is_observed(tmp_path: Path, minilm: MiniLMEmbed
             model.down = True
             await remember(stub, created.memory, "written while the model is down")
 
-        scraped = await scrape(port)
-        assert scraped.value(seconds, purpose="commit", outcome="ok") == 1
-        assert scraped.value(seconds, purpose="query", outcome="ok") == 1
-        assert scraped.value(seconds, purpose="commit", outcome="error") == 1
+        def values(s: Scrape) -> dict[str, float]:
+            return {
+                f"{purpose} {outcome}": s.value(seconds, purpose=purpose, outcome=outcome)
+                for purpose, outcome in (("commit", "ok"), ("query", "ok"), ("commit", "error"))
+            }
+
+        expected = {"commit ok": 1, "query ok": 1, "commit error": 1}
+        scraped = await counted(running, values, expected)
         assert scraped.value("powercontext_embedding_duration_seconds_sum", outcome="ok") > 0
     finally:
         await running.stop(grace=1.0)
@@ -236,9 +268,12 @@ async def test_labels_never_carry_ids_or_user_text(observed: RunningServer, stub
         await stub.GetMemory(
             pb.GetMemoryRequest(memory=types.ArtifactRef(artifact_id="mem_art_zzz", revision=0))
         )
-    scraped = await scrape_until(
-        metrics_port(observed),
-        lambda s: s.value(REQUESTS, method="GetMemory", code="NOT_FOUND") >= 1,
+    scraped = await counted(
+        observed,
+        lambda s: {
+            code: s.value(REQUESTS, method="GetMemory", code=code) for code in ("OK", "NOT_FOUND")
+        },
+        {"OK": 1, "NOT_FOUND": 1},
     )
     assert created.memory.artifact_id not in scraped.text
     assert "mem_art_zzz" not in scraped.text
@@ -256,8 +291,10 @@ async def test_each_server_has_its_own_registry(tmp_path: Path) -> None:
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{one.port}") as channel:
             await remember(Stub(channel), None, "only on server one")
-        first, second = await scrape(metrics_port(one)), await scrape(metrics_port(two))
-        assert first.value("powercontext_commits_total") == 1
+        first = await counted(
+            one, lambda s: {"commits": s.value("powercontext_commits_total")}, {"commits": 1}
+        )
+        second = await scrape(metrics_port(two))
         assert second.value("powercontext_commits_total") == 0
         assert first.value("process_resident_memory_bytes") > 0  # the process collectors too
     finally:
@@ -290,3 +327,19 @@ async def test_metrics_port_is_released_when_grpc_cannot_listen(tmp_path: Path) 
         await service.close()
     with socket.socket() as again:
         again.bind(("127.0.0.1", port))  # the endpoint let go of it
+
+
+async def test_a_count_that_never_comes_fails_with_the_last_values_read(
+    observed: RunningServer, stub: Stub
+) -> None:
+    await remember(stub, None, "counted once")
+    with pytest.raises(AssertionError) as never:
+        await settled(
+            lambda: scrape(metrics_port(observed)),
+            lambda s: {"commits": s.value("powercontext_commits_total")},
+            {"commits": 2},
+            timeout=0.2,
+        )
+    assert str(never.value) == (
+        "metrics did not reach {'commits': 2} within 0.2 s; last read {'commits': 1.0}"
+    )

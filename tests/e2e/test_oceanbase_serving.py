@@ -17,7 +17,7 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_client.errors import error_info
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
+from powercontext_memory.backends.oceanbase.wire import OceanBaseDsn
 
 from ..oceanbase_server import fresh_database
 from ..serving import SERVER_COMMAND, serve_process, server_env

@@ -1,5 +1,6 @@
 """`powercontext`, the client CLI, run as a subprocess against a real server process, as a user
-runs it: the RFC's worked example, output formats, input forms, exit codes, one-line errors."""
+runs it: docs/walkthrough.md's worked example, output formats, input forms, exit codes,
+one-line errors."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ..serving import CLIENT_COMMAND, Served, serve_process, server_env
+from ..serving import CLIENT_COMMAND, Lines, Served, serve_process, server_env
 
 QUERY = "修改文档前需要知道哪些构建和验证约定？"
 
@@ -254,18 +255,22 @@ def test_follow_prints_each_new_revision(cli: Cli) -> None:
         stdout=subprocess.PIPE,
         text=True,
         env=cli.env,
+        cwd=cli.cwd,
     )
     try:
         assert follower.stdout is not None
-        first = json.loads(follower.stdout.readline())
+        out = Lines(follower.stdout)  # a follower that prints nothing fails, never hangs
+        first = json.loads(out.next_line())
         cli("remember", memory, "r2")
-        second = json.loads(follower.stdout.readline())
+        second = json.loads(out.next_line())
         assert [first["memory_ref"]["revision"], second["memory_ref"]["revision"]] == ["1", "2"]
     finally:
         follower.send_signal(signal.SIGINT)
-        assert follower.wait(timeout=10) == 130
-        assert follower.stdout is not None
-        follower.stdout.close()
+        try:
+            assert follower.wait(timeout=10) == 130
+        finally:
+            follower.kill()  # only if it ignored SIGINT
+            follower.wait()
 
 
 def test_sources_capabilities_health_and_exit_codes(cli: Cli, tmp_path: Path) -> None:

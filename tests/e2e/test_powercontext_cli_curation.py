@@ -1,4 +1,4 @@
-"""`powercontext` (the client CLI) for issue 12, as a subprocess against a real server process:
+"""`powercontext` (the client CLI) curating, as a subprocess against a real server process:
 remember --description/--tag, manifest and list pages, search filters, get --metadata-only,
 merge, restore (--preview / --preview-token / --version) and undo-merge, with their exit codes
 and one-line errors."""

@@ -1,7 +1,7 @@
-"""Issue 12 over real gRPC (SQLite): descriptions and tags on the wire, GetMemory metadata_only,
-GetRecallManifest and ListEntries pages and tokens, Search filters, Merge, Restore, UndoMerge
-and PreviewRestore — each happy path, and each refusal with its status code, ErrorInfo reason
-and BadRequest field."""
+"""Recall, merge and restore over real gRPC (SQLite): descriptions and tags on the wire,
+GetMemory metadata_only, GetRecallManifest and ListEntries pages and tokens, Search filters,
+Merge, Restore, UndoMerge and PreviewRestore — each happy path, and each refusal with its status
+code, ErrorInfo reason and BadRequest field."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ async def merge(
 
 
 def wire_content_hash(content: types.MemoryContent) -> str:
-    """SHA-256 of the RFC's canonical MemoryContent, rebuilt from the wire message alone (JCS by
+    """SHA-256 of the canonical MemoryContent, rebuilt from the wire message alone (JCS by
     the rfc8785 package): what a client checking content_hash computes."""
 
     def optional(message: Any, name: str) -> str | None:

@@ -4,11 +4,11 @@ process, and the `powercontext` console script run exactly as Claude Code and Co
 
 * fail open: no server, a server that never answers, a payload that is not JSON -> exit 0 and
   nothing on stdout that a host would act on;
-* the RFC's worked example through bootstrap and the hooks: uv + Hatchling, make test / make
-  check, site/ generated -> entries with their evidence; the user's correction revises the
-  validation entry (version 2, previous linked); "site/ 那条不要记了" forgets that entry; the
-  next SessionStart's context holds the revised entry, not the forgotten one, and its
-  citations verify with Expand;
+* docs/walkthrough.md's worked example through bootstrap and the hooks: uv + Hatchling,
+  make test / make check, site/ generated -> entries with their evidence; the user's correction
+  revises the validation entry (version 2, previous linked); "site/ 那条不要记了" forgets that
+  entry; the next SessionStart's context holds the revised entry, not the forgotten one, and
+  its citations verify with Expand;
 * Stop -> a working note or nothing, once per session and turn (also from Codex notify);
 * a Makefile change committed -> `sync` revises exactly the affected entry.
 """

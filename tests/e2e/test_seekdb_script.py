@@ -1,6 +1,6 @@
 """scripts/seekdb.py keeps a data directory's port, so a DSN saved from `make seekdb-start`
 still works after a restart; when another process took the port, `start` says so plainly and
-`run` (a test run) moves on to a free one. A real seekdb, started four times (~15 s)."""
+`run` (a test run) moves on to a free one. A real seekdb, started four times (slow)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pymysql
 import pytest
 
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn
+from powercontext_memory.backends.oceanbase.wire import OceanBaseDsn
 from scripts.seekdb import DSN_ENV
 
 from ..serving import ROOT

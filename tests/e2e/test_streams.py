@@ -22,7 +22,7 @@ from powercontext_client.errors import error_info
 from powercontext_memory.api import EntryInput
 from powercontext_memory.domain.lifecycle import EntryRef
 from powercontext_memory.memory import MemoryService
-from powercontext_memory.observer import ServiceObserver
+from powercontext_memory.observing.port import ServiceObserver
 from powercontext_memory.security.tokens import Scope, issue
 from powercontext_memory.streams import StreamLimits
 from powercontext_memory.transport.server import RunningServer

@@ -98,7 +98,7 @@ async def test_create_list_revoke(database: str) -> None:
 
 
 def test_mistakes_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The same command line, in this process (each run as a subprocess costs ~1 s of imports;
+    """The same command line, in this process (each subprocess would pay every import again;
     `main` minus its logging set-up, which would replace pytest's handlers)."""
     database = str(tmp_path / "memory.sqlite3")
 

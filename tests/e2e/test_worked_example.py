@@ -1,4 +1,4 @@
-"""The RFC's worked example over a real gRPC channel, with the generated stubs.
+"""The worked example (docs/walkthrough.md) over a real gRPC channel, with the generated stubs.
 
 Revision 1 remembers three entries about the powercontext repository, revision 2 revises the
 validation convention after a user correction, revision 3 forgets the site/ constraint; then

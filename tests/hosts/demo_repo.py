@@ -1,7 +1,7 @@
-"""The demo repository of the RFC's worked example, as a committed git repository: AGENTS.md
-with its rules, a Hatchling pyproject.toml and a Makefile with `test` and `check` — the
-evidence `powercontext bootstrap` reads. The runtime's end-to-end tests (tests/e2e) start from
-the same files, with a few lines more of their own.
+"""The demo repository of the worked example (docs/walkthrough.md), as a committed git
+repository: AGENTS.md with its rules, a Hatchling pyproject.toml and a Makefile with `test` and
+`check` — the evidence `powercontext bootstrap` reads. The runtime's end-to-end tests
+(tests/e2e) start from the same files, with a few lines more of their own.
 """
 
 from __future__ import annotations

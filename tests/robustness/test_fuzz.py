@@ -35,8 +35,8 @@ METHODS = {method.name: method for method in SERVICE.methods}
 NEVER = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
 CALL_TIMEOUT = 20.0  # a hang is a failure too (DEADLINE_EXCEEDED is not in the contract)
 STREAM_MESSAGES = 3  # a follow stream never ends: read this many, then cancel
-# Bounded and derandomized: the same cases on every run (measured: ~12 s for both suites
-# over the 11 RPCs on 2 cores).
+# Bounded and derandomized: the same cases on every run, few enough that both suites over
+# every RPC stay a small part of `make test`.
 FUZZ = settings(
     max_examples=60,
     deadline=None,

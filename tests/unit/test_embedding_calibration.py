@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from powercontext_memory.backends.spi import VectorRow
+from powercontext_memory.backends.port import VectorRow
 from powercontext_memory.domain.fusion import VECTOR_MIN_COSINE
 from powercontext_memory.domain.models import EmbeddingProfile
 from powercontext_memory.embedding.calibration import min_cosine

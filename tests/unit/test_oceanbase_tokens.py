@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from powercontext_memory.backends.oceanbase_probe import MIN_VERSION, parse_version
-from powercontext_memory.backends.oceanbase_tokens import (
+from powercontext_memory.backends.oceanbase.fts_tokens import (
     MAX_TOKEN_BYTES,
     boolean_query,
     encode_row,
@@ -13,7 +12,8 @@ from powercontext_memory.backends.oceanbase_tokens import (
     encode_token,
     memory_token,
 )
-from powercontext_memory.backends.oceanbase_wire import OceanBaseDsn, vector_bytes, vector_literal
+from powercontext_memory.backends.oceanbase.probe import MIN_VERSION, parse_version
+from powercontext_memory.backends.oceanbase.wire import OceanBaseDsn, vector_bytes, vector_literal
 from powercontext_memory.domain.analyzer import searchable_text
 
 
@@ -77,7 +77,7 @@ def test_version_floor() -> None:
 
 
 def test_manifest_pieces_cut_between_characters() -> None:
-    from powercontext_memory.backends.oceanbase_wire import split_utf8
+    from powercontext_memory.backends.oceanbase.wire import split_utf8
 
     data = ("ab中文é" * 1000).encode("utf-8")
     pieces = split_utf8(data, 7)

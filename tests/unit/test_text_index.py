@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from powercontext_memory.backends.spi import HeadCondition, HeadProjectionRow
+from powercontext_memory.backends.port import HeadCondition, HeadProjectionRow
 from powercontext_memory.domain import analyzer, fts_rank, fusion
 from powercontext_memory.domain.descriptions import delimited_tags, tag_needle
 from powercontext_memory.search import text_index

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from powercontext_memory.backends.spi import VectorRow
+from powercontext_memory.backends.port import VectorRow
 from powercontext_memory.domain.models import ArtifactRef, EmbeddingProfile
 from powercontext_memory.search import vector_index
 from powercontext_memory.search.vector_index import MemoryVectors, merge_nearest

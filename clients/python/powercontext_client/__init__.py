@@ -8,7 +8,8 @@
 
 AsyncClient is the asyncio twin. Requests and responses are the generated messages of
 `powercontext.memory.v1` (types_pb2, memory_service_pb2); `requests` has helpers that build
-them. Failures raise PowerContextError subclasses (errors.py draws the tree).
+them. Failures raise PowerContextError subclasses (errors.py draws the tree). FakeTransport
+(testing.py) runs either client without a server, for tests of code that uses it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from .requests import as_ref, citation, entry_ref, new_entry, ref, revise, source_ref
     from .retry import Backoff
     from .sync import Client
+    from .testing import FakeCall, FakeTransport, connect_error, rpc_error
 
 # Exports load on first use (PEP 562): an agent hook starts a new process per event, and
 # importing every client module up front costs it tens of milliseconds it does not need.
@@ -61,6 +63,8 @@ _EXPORTS: dict[str, str] = {
     "DataLoss": "errors",
     "DeadlineExceeded": "errors",
     "FailedPrecondition": "errors",
+    "FakeCall": "testing",
+    "FakeTransport": "testing",
     "FollowEvent": "reconnects",
     "InternalError": "errors",
     "InvalidArgument": "errors",
@@ -77,11 +81,13 @@ _EXPORTS: dict[str, str] = {
     "__version__": "_version",
     "as_ref": "requests",
     "citation": "requests",
+    "connect_error": "testing",
     "entry_ref": "requests",
     "new_entry": "requests",
     "new_request_id": "core",
     "ref": "requests",
     "revise": "requests",
+    "rpc_error": "testing",
     "source_ref": "requests",
 }
 
@@ -108,6 +114,8 @@ __all__ = [
     "DataLoss",
     "DeadlineExceeded",
     "FailedPrecondition",
+    "FakeCall",
+    "FakeTransport",
     "FollowEvent",
     "InternalError",
     "InvalidArgument",
@@ -125,10 +133,12 @@ __all__ = [
     "__version__",
     "as_ref",
     "citation",
+    "connect_error",
     "entry_ref",
     "new_entry",
     "new_request_id",
     "ref",
     "revise",
+    "rpc_error",
     "source_ref",
 ]

@@ -2,6 +2,8 @@
 
 async with AsyncClient("127.0.0.1:50051") as client:   # or AsyncClient() from the env
     head = await client.head(memory_id)
+
+`transport=` replaces the channel, e.g. with a testing.FakeTransport whose handler answers.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from .config import ClientConfig
 from .core import ClientCore, resolve_config
 from .retry import Backoff
-from .transport import AioTransport
+from .transport import AioTransport, Transport
 
 
 class AsyncClient(ClientCore):
@@ -19,9 +21,10 @@ class AsyncClient(ClientCore):
         *,
         config: ClientConfig | None = None,
         backoff: Backoff | None = None,
+        transport: Transport | None = None,
     ) -> None:
         config = resolve_config(endpoint, config)
-        super().__init__(config, AioTransport(config), backoff)
+        super().__init__(config, AioTransport(config) if transport is None else transport, backoff)
 
     async def __aenter__(self) -> AsyncClient:
         return self

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib.util
 import json
 import os
 import subprocess
@@ -79,7 +80,7 @@ def ensure(wait: float) -> str | None:
     """The running local server's address; starts one when none runs (or is starting), and
     waits at most `wait` seconds for it to answer (None when it does not in time)."""
     found = current()
-    if found is not None or wait < 0:
+    if found is not None or wait < 0 or not installed():
         return found
     deadline = time.monotonic() + wait
     with _locked(wait) as held:
@@ -141,6 +142,11 @@ def _running(pid: int) -> bool:
     except OSError:
         return True  # no /proc here: trust the signal test
     return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
+def installed() -> bool:
+    """Whether this environment has the server to start (the client installs without it)."""
+    return importlib.util.find_spec("powercontext_memory") is not None
 
 
 def command() -> list[str]:

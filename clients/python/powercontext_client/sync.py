@@ -3,7 +3,8 @@
 It runs the very same calls (core.py) over a blocking grpc channel (transport.SyncTransport),
 so the two clients cannot drift apart: same signatures, errors, retries, update() and follow().
 No event loop or thread is involved; a Client may be shared between threads. Functions given
-to update() must be plain functions here.
+to update() must be plain functions here. `transport=` replaces the channel with one that never
+suspends, e.g. a testing.FakeTransport whose handler answers.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from .config import ClientConfig
 from .core import FOLLOW_RECONNECT_SECONDS, ClientCore, resolve_config
 from .reconnects import OnReconnect
 from .retry import Backoff
-from .transport import SyncTransport, run_blocking
+from .transport import SyncTransport, Transport, run_blocking
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -65,9 +66,11 @@ class Client:
         *,
         config: ClientConfig | None = None,
         backoff: Backoff | None = None,
+        transport: Transport | None = None,
     ) -> None:
         config = resolve_config(endpoint, config)
-        self.core = ClientCore(config, SyncTransport(config), backoff)
+        transport = SyncTransport(config) if transport is None else transport
+        self.core = ClientCore(config, transport, backoff)
         self.config = config
         self.stub = self.core.stub  # the raw blocking stub
 

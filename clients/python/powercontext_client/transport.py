@@ -4,7 +4,8 @@ All of the client's logic — deadlines, retries, update(), follow() — is writ
 coroutines in core.py that await only this transport. AioTransport really awaits. SyncTransport
 has the same coroutine signatures but blocks inside them and never suspends, so Client runs
 those coroutines to completion with one `send(None)`: no event loop, no thread hop, the speed
-of the blocking stub.
+of the blocking stub. A third transport, testing.FakeTransport, answers from a function of
+the test's own instead of a channel.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from typing import IO
 
 from ..backends import codec
 from ..backends.database import DatabaseMemoryBackend
-from ..backends.spi import RevisionRow
+from ..backends.port import RevisionRow
 from ..domain.analyzer import ANALYZER_VERSION
 from ..domain.errors import DataLossError, NotFoundError
 from ..domain.models import ChangeOp, EntryVersion, Lineage, MemoryChange

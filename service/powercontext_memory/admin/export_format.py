@@ -15,7 +15,7 @@ told apart by its "record" member:
     revision       artifact_id, revision, changes, content_hash, lineage, committed_at_ms
     trailer        lines, counts (per record kind), sha256 of every line before it
 
-These are the design's objects, not table rows, so the file does not change when the storage
+These are the API's model objects, not table rows, so the file does not change when the storage
 layout does. A revision carries its compact changes and the content_hash of its full canonical
 MemoryContent: the manifest is the previous one with the changes applied (domain/replay.py),
 so a file grows with the changes, not with revisions x entries. Every record comes after what
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import IO, Any, TypeVar
 
 from ..backends import codec
-from ..backends.spi import EntryVersionRow, SourceRow
+from ..backends.port import EntryVersionRow, SourceRow
 from ..domain.canonical import canonical_json
 from ..domain.errors import MemoryServiceError
 from ..domain.models import (

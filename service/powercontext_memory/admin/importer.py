@@ -23,14 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..backends import codec
-from ..backends.database import (
-    DatabaseMemoryBackend,
-    ReadSession,
-    RevisionCache,
-    expected_projection,
-    source_links,
-)
-from ..backends.spi import RevisionExistsError, WriteTransaction
+from ..backends.commit_rows import expected_projection
+from ..backends.database import DatabaseMemoryBackend
+from ..backends.port import RevisionExistsError, WriteTransaction
+from ..backends.read_session import ReadSession
+from ..backends.revision_cache import RevisionCache
+from ..backends.source_links import source_links
 from ..domain.errors import FailedPreconditionError
 from ..domain.lifecycle import cited_evidence
 from ..domain.models import (

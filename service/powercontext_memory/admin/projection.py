@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..backends.database import DatabaseMemoryBackend, ReadSession
+from ..backends.database import DatabaseMemoryBackend
+from ..backends.read_session import ReadSession
 from ..domain.errors import FailedPreconditionError
 from ..domain.models import ArtifactRef, EntryState
 from ..memory import MemoryService, embed_checked
@@ -67,7 +68,7 @@ async def rebuild(
             f"[{number}/{len(ids)}] {artifact_id}: {rows} active entries, "
             f"{embedded} embedded, {kept} vectors kept"
         )
-    await _check_complete(backend, ids, report)
+    await _check_complete(service, ids, report)
     return report
 
 
@@ -149,17 +150,16 @@ async def _valid_vectors(
     return out
 
 
-async def _check_complete(
-    backend: DatabaseMemoryBackend, ids: list[str], report: RebuildReport
-) -> None:
+async def _check_complete(service: MemoryService, ids: list[str], report: RebuildReport) -> None:
     """Re-derive completeness from storage (not from what was just written)."""
-    if backend.vectors is None:
+    indexes = service.indexes
+    if indexes.vectors is None:
         return
-    backend.vectors.forget()
+    indexes.vectors.forget()
     incomplete = []
-    async with backend.read() as session:
+    async with service.backend.read() as session:
         for artifact_id in ids:
             head = ArtifactRef(artifact_id, await session.head(artifact_id))
-            if not (await memory_vectors(backend, session, head)).complete:
+            if not (await memory_vectors(indexes, session, head)).complete:
                 incomplete.append(artifact_id)
     report.without_vector = incomplete

@@ -1,4 +1,4 @@
-"""The command lines of export, import and backup (cli.py registers them).
+"""The command lines of export, import and backup (cli/admin_commands.py registers them).
 
 Progress goes to stderr, line by line; an export written to stdout (`--output -`) leaves stdout
 to the data. Operator mistakes and refused files end in one `error:` line and exit code 1
@@ -22,7 +22,7 @@ import sqlean
 
 from ..app import open_service
 from ..arguments import positive_int
-from ..backends.oceanbase_wire import is_oceanbase_dsn
+from ..backends.oceanbase.wire import is_oceanbase_dsn
 from ..domain.errors import MemoryServiceError
 from ..memory import MemoryService
 from .backup import backup

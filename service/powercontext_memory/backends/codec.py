@@ -32,7 +32,7 @@ from ..domain.models import (
     source_refs_json,
 )
 from ..security.tokens import AccessToken, Scope
-from .spi import (
+from .port import (
     AccessTokenRow,
     ChangesRow,
     EntryVersionRow,

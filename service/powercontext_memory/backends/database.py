@@ -1,9 +1,9 @@
-"""DatabaseMemoryBackend: the shared half of every database backend (RFC SPI).
+"""DatabaseMemoryBackend: the shared half of every database backend (the storage interface).
 
 It serializes writes, executes commit plans inside one adapter transaction (head check,
 evidence reload, revision insert + head CAS, entry versions, projection), verifies everything it
 reads against hashes and canonical bytes, and filters search candidates against the
-authoritative manifest. Adapters supply only storage primitives (backends/spi.py).
+authoritative manifest. Adapters supply only storage primitives (backends/port/).
 """
 
 from __future__ import annotations
@@ -15,41 +15,34 @@ import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
 from ..api import RevisionChanges
 from ..domain import fusion, idempotency
-from ..domain.descriptions import delimited_tags
 from ..domain.errors import (
     DataLossError,
     FailedPreconditionError,
-    InvalidArgumentError,
     NotFoundError,
     RevisionConflictError,
 )
-from ..domain.lifecycle import CommitPlan, ProjectionRow, searchable_text
+from ..domain.lifecycle import CommitPlan
 from ..domain.models import (
     ArtifactRef,
     EmbeddingProfile,
-    EntryState,
-    Lineage,
     Revision,
     Source,
-    SourceRef,
 )
-from ..observer import NO_OBSERVER, ServiceObserver
-from ..search.text_index import TextIndex
-from ..search.vector_index import VectorIndex
+from ..observing.port import NO_OBSERVER, ServiceObserver
 from ..security.tokens import AccessToken
 from . import codec
 from .capabilities import BackendCapabilities
+from .commit_checks import check_evidence, check_predecessors
+from .commit_listener import CommitListener
+from .commit_rows import expected_projection, head_row, revision_row
 from .kind_rows_cache import KindRowsCache
-from .read_session import ReadSession, revision_changes
-from .revision_cache import RevisionCache
-from .spi import (
+from .port import (
     EntryVersionRow,
     HeadProjectionRow,
     ManifestPieceRow,
@@ -57,12 +50,14 @@ from .spi import (
     RevisionExistsError,
     RevisionRow,
     SnapshotMovedError,
-    SourceLinkRow,
     StorageAdapter,
     WriteRequestRow,
     WriteTransaction,
 )
-from .timeouts import bounded
+from .read_session import ReadSession, revision_changes
+from .revision_cache import RevisionCache
+from .source_links import cited_source_links, source_links
+from .transaction_scopes import ReadScope, Reported, WriterLock, driver_error
 from .version_cache import VersionCache
 from .version_warming import VersionWarmer
 
@@ -81,31 +76,11 @@ logger = logging.getLogger(__name__)
 HISTORY_PAGE = 256
 # Revisions per transaction of the changes backfill (read one at a time: each holds a manifest).
 BACKFILL_BATCH = 256
-# Manifest rows from which a commit hashes its content off the event loop (~0.5 MB: below,
-# the thread hand-off costs more than it frees).
-HASH_IN_THREAD_ROWS = 2000
 # Revisions per transaction of the manifest migration (migrate-manifests).
 MIGRATE_BATCH = 64
 # schema_meta marker: every source a stored revision cites is linked to its memory.
 SOURCE_LINKS_KEY = "memory_sources"
 SOURCE_LINKS = "cited-v1"
-
-
-class _WriterLock:
-    """The lock that serializes this process's write transactions, waited for at most the
-    adapter's timeout (a writer stuck on a frozen database must not queue the others forever)."""
-
-    def __init__(self, adapter: StorageAdapter) -> None:
-        self._adapter = adapter
-        self._lock = asyncio.Lock()
-
-    async def __aenter__(self) -> None:
-        adapter = self._adapter
-        async with bounded(adapter.timeout, adapter.location, what="kept its writer busy"):
-            await self._lock.acquire()
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        self._lock.release()
 
 
 class _HeadMoved(Exception):
@@ -115,64 +90,6 @@ class _HeadMoved(Exception):
 class WriteAlreadyRecorded(Exception):
     """Another call with the same caller and request id recorded its outcome first (a racing
     retry); this transaction was rolled back, and the caller answers with that outcome."""
-
-
-class _Reported(Generic[T]):
-    """`transaction`, each exception that leaves it reported (`report`) before it propagates.
-    A class rather than a generator-based context manager: every call goes through one."""
-
-    __slots__ = ("_transaction", "_report")
-
-    def __init__(
-        self, transaction: AbstractAsyncContextManager[T], report: Callable[[Exception], None]
-    ) -> None:
-        self._transaction = transaction
-        self._report = report
-
-    async def __aenter__(self) -> T:
-        try:
-            return await self._transaction.__aenter__()
-        except Exception as error:
-            self._report(error)
-            raise
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        try:
-            suppressed = await self._transaction.__aexit__(exc_type, exc, tb)
-        except Exception as error:  # the transaction's own ending failed, or re-raised
-            self._report(error)
-            raise
-        if isinstance(exc, Exception) and not suppressed:
-            self._report(exc)
-        return suppressed
-
-
-class _ReadScope:
-    """A reported read transaction, entered as the ReadSession over it."""
-
-    __slots__ = ("_reported", "_cache", "_versions")
-
-    def __init__(
-        self,
-        transaction: AbstractAsyncContextManager[ReadTransaction],
-        report: Callable[[Exception], None],
-        cache: RevisionCache,
-        versions: VersionCache,
-    ) -> None:
-        self._reported = _Reported(transaction, report)
-        self._cache = cache
-        self._versions = versions
-
-    async def __aenter__(self) -> ReadSession:
-        return ReadSession(await self._reported.__aenter__(), self._cache, self._versions)
-
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        return await self._reported.__aexit__(*exc)
 
 
 class DatabaseMemoryBackend:
@@ -197,25 +114,24 @@ class DatabaseMemoryBackend:
         self.kind_rows = KindRowsCache()
         # Fills _versions with a memory's versions on its first search (version_warming.py).
         self.version_warmer = VersionWarmer(self.read, self._versions)
-        self._write_lock = _WriterLock(adapter)
+        self._write_lock = WriterLock(adapter)
         self.history_page = HISTORY_PAGE
-        # The database's fixed embedding profile (None until one is fixed) and its vectors.
+        # The database's fixed embedding profile (None until one is fixed).
         self.profile: EmbeddingProfile | None = None
-        self.vectors: VectorIndex | None = None
-        # The full-text channel's per-process index of searched memories (search/text_index.py).
-        self.texts = TextIndex()
+        # Told of every commit of this process (the search indexes: search/indexes.py).
+        self.listeners: list[CommitListener] = []
 
     def _report(self, error: Exception) -> None:
         """A failure of the database driver (inside `error`'s chain) goes to the observer."""
-        failed = _driver_error(error, self.adapter.driver_errors)
+        failed = driver_error(error, self.adapter.driver_errors)
         if failed is not None:
             self.observer.database_error(self.name, type(failed).__name__)
 
     def _read_tx(self) -> AbstractAsyncContextManager[ReadTransaction]:
-        return _Reported(self.adapter.read(), self._report)
+        return Reported(self.adapter.read(), self._report)
 
     def _write_tx(self) -> AbstractAsyncContextManager[WriteTransaction]:
-        return _Reported(self.adapter.write(), self._report)
+        return Reported(self.adapter.write(), self._report)
 
     async def load_profile(self) -> EmbeddingProfile | None:
         async with self._read_tx() as tx:
@@ -223,10 +139,15 @@ class DatabaseMemoryBackend:
         self._use_profile(EmbeddingProfile.from_json(json.loads(stored)) if stored else None)
         return self.profile
 
+    def listen(self, listener: CommitListener) -> None:
+        """Tell `listener` of this process's commits from now on (and of the profile now)."""
+        self.listeners.append(listener)
+        listener.profile_changed(self.profile)
+
     def _use_profile(self, profile: EmbeddingProfile | None) -> None:
         self.profile = profile
-        native = self.adapter.native_vector_search
-        self.vectors = VectorIndex(profile, store_vectors=not native) if profile else None
+        for listener in self.listeners:
+            listener.profile_changed(profile)
 
     async def set_profile(self, profile: EmbeddingProfile) -> None:
         """Fix the profile (first use) or, offline, replace it: all stored vectors are dropped."""
@@ -251,7 +172,7 @@ class DatabaseMemoryBackend:
         )
 
     def read(self) -> AbstractAsyncContextManager[ReadSession]:
-        return _ReadScope(self.adapter.read(), self._report, self._cache, self._versions)
+        return ReadScope(self.adapter.read(), self._report, self._cache, self._versions)
 
     async def optimistic_read(self, body: Callable[[ReadSession], Awaitable[T]]) -> T:
         """`body` over a read that begins its snapshot only if a second statement is needed
@@ -259,7 +180,7 @@ class DatabaseMemoryBackend:
         `body` runs once more over a plain snapshot. `body` only reads, so a second run is
         safe. The search path: warm, it reads nothing but its heads."""
         try:
-            scope = _ReadScope(
+            scope = ReadScope(
                 self.adapter.read(optimistic=True), self._report, self._cache, self._versions
             )
             async with scope as session:
@@ -271,7 +192,7 @@ class DatabaseMemoryBackend:
 
     def audit_read(self) -> AbstractAsyncContextManager[ReadTransaction]:
         """A snapshot for whole-database reads (verifier, export): the AuditReads as well as
-        the HotReads of backends/spi.py, its driver failures reported like any other."""
+        the HotReads of backends/port/, its driver failures reported like any other."""
         return self._read_tx()
 
     async def history(
@@ -283,8 +204,8 @@ class DatabaseMemoryBackend:
         anything is yielded: a client that reads slowly or not at all holds no reader and at
         most one page (revisions are immutable, so pages need no common snapshot). Rows are
         decoded one at a time as they are yielded, so the event loop never runs a page's
-        worth of hashing and parsing in one step. 100 replays of 1,500 revisions used to load
-        every manifest (0.4 -> 1.9 GB RSS, other calls stalled ~50 s): see `make bench`.
+        worth of hashing and parsing in one step; replays never load manifests, so many at once
+        leave memory and other calls alone (measured by bench/history.py).
         """
         while first <= last:
             end = min(last, first + self.history_page - 1)
@@ -398,7 +319,7 @@ class DatabaseMemoryBackend:
         `within` (a token's memory list), the plan may cite only sources of those memories.
         Every source the revision cites is linked to its memory (memory_sources)."""
         next_ref = ArtifactRef(plan.artifact_id, plan.next_revision)
-        row_task = asyncio.ensure_future(_revision_row(plan, _now_ms()))
+        row_task = asyncio.ensure_future(revision_row(plan, _now_ms()))
         base_key = (plan.artifact_id, plan.base_revision)
         base = self._cache.get(base_key) if self._cache.is_pieced(base_key) else None
         stored = codec.stored_piece_keys(base.content) if base is not None else frozenset()
@@ -422,15 +343,14 @@ class DatabaseMemoryBackend:
         row = row_task.result()
         revision = Revision(next_ref, plan.content, plan.lineage, row.committed_at_ms)
         self._cache.put(revision, pieced=True)
-        for index in (self.vectors, self.texts):
-            if index is not None:
-                index.apply_commit(
-                    plan.artifact_id,
-                    plan.base_revision,
-                    plan.next_revision,
-                    rows,
-                    plan.projection_removals,
-                )
+        for listener in self.listeners:
+            listener.committed(
+                plan.artifact_id,
+                plan.base_revision,
+                plan.next_revision,
+                rows,
+                plan.projection_removals,
+            )
         self._step("committed")
         return revision
 
@@ -448,8 +368,8 @@ class DatabaseMemoryBackend:
             head = (await tx.head_revisions([plan.artifact_id])).get(plan.artifact_id)
             if head != (plan.base_revision or None):
                 raise RevisionConflictError(plan.artifact_id, plan.base_revision, head)
-            await _check_evidence(tx, plan, within)
-            await _check_predecessors(tx, plan)
+            await check_evidence(tx, plan, within)
+            await check_predecessors(tx, plan)
             self._step("checked")
             if request_row is not None:
                 await self._record(tx, request_row)
@@ -474,7 +394,7 @@ class DatabaseMemoryBackend:
             self._step("versions")
             if plan.projection_removals:
                 await tx.remove_projection(plan.artifact_id, plan.projection_removals)
-            rows = [_head_row(plan.artifact_id, r) for r in plan.projection_upserts]
+            rows = [head_row(plan.artifact_id, r) for r in plan.projection_upserts]
             self._check_vectors(rows)
             await tx.upsert_projection(plan.next_revision, rows)
             self._step("projection")
@@ -571,7 +491,7 @@ class DatabaseMemoryBackend:
         linked = 0
         for artifact_id in artifact_ids:
             async with self._write_lock, self._write_tx() as tx:
-                rows = await _cited_source_links(tx, artifact_id)
+                rows = await cited_source_links(tx, artifact_id)
                 await tx.insert_source_links(rows)
             linked += len(rows)
         async with self._write_lock, self._write_tx() as tx:
@@ -637,163 +557,9 @@ class DatabaseMemoryBackend:
             self._check_vectors(rows)
             await tx.clear_projection(artifact_id)
             await tx.upsert_projection(head, rows)
-        if self.vectors is not None:
-            self.vectors.forget()
-        self.texts.forget()  # the projection changed without a new head
+        for listener in self.listeners:
+            listener.projection_replaced()
         return len(rows)
-
-
-async def expected_projection(session: ReadSession, revision: Revision) -> list[HeadProjectionRow]:
-    """The projection rows a head revision implies (rebuild and verifier use this)."""
-    active = [e for e in revision.content.entries if e.state is EntryState.ACTIVE]
-    versions = await session.versions([e.entry_version_id for e in active])
-    return [
-        HeadProjectionRow(
-            revision.ref.artifact_id,
-            e.entry_id,
-            e.entry_version_id,
-            e.entry_content_hash,
-            searchable_text(content := versions[e.entry_version_id].content),
-            kind=content.kind,
-            description=content.description,
-            tags=delimited_tags(content.tags),
-        )
-        for e in active
-    ]
-
-
-def _head_row(artifact_id: str, row: ProjectionRow) -> HeadProjectionRow:
-    return HeadProjectionRow(
-        artifact_id,
-        row.entry_id,
-        row.entry_version_id,
-        row.entry_content_hash,
-        row.searchable_text,
-        row.embedding,
-        row.embedding_content_hash,
-        kind=row.kind,
-        description=row.description,
-        tags=delimited_tags(row.tags),
-    )
-
-
-async def _revision_row(plan: CommitPlan, committed_at_ms: int) -> RevisionRow:
-    content = plan.content
-    if "content_hash" not in content.__dict__ and content.entry_count >= HASH_IN_THREAD_ROWS:
-        # The one step of a commit that grows with the memory (SHA-256 over the whole flat-v1
-        # bytes): in a thread (hashlib releases the GIL), so the event loop keeps serving and
-        # the transaction's checks run meanwhile.
-        await asyncio.to_thread(lambda: content.content_hash)
-    return codec.revision_to_row(
-        plan.artifact_id, plan.next_revision, content, plan.lineage, committed_at_ms
-    )
-
-
-def source_links(
-    artifact_id: str, sources: Sequence[SourceRef], recorded_at_ms: int
-) -> list[SourceLinkRow]:
-    """The memory_sources rows that let `artifact_id`'s tokens read these sources."""
-    ids = sorted({s.source_id for s in sources})
-    return [SourceLinkRow(artifact_id, source_id, recorded_at_ms) for source_id in ids]
-
-
-async def _cited_source_links(tx: ReadTransaction, artifact_id: str) -> list[SourceLinkRow]:
-    """The links of every source one memory's revisions cite (lineage or new versions), each
-    at the time of the first revision that cites it."""
-    committed: dict[int, int] = {}
-    first: dict[str, int] = {}
-
-    def cite(refs: Sequence[SourceRef], at_ms: int) -> None:
-        for ref in refs:
-            first[ref.source_id] = min(first.get(ref.source_id, at_ms), at_ms)
-
-    for revision, committed_at_ms, lineage in await tx.lineage_rows(artifact_id):
-        committed[revision] = committed_at_ms
-        try:
-            cite(Lineage.from_json(json.loads(lineage)).sources, committed_at_ms)
-        except (KeyError, TypeError, ValueError) as error:
-            where = f"artifact_revisions[{artifact_id}@{revision}]"
-            logger.warning("not linking the sources of %s: %s", where, error)
-    for row in await tx.all_entry_version_rows(artifact_id):
-        try:
-            refs = [SourceRef.from_json(r) for r in json.loads(row.source_refs)]
-        except (KeyError, TypeError, ValueError) as error:
-            where = f"memory_entry_versions[{row.entry_version_id}]"
-            logger.warning("not linking the sources of %s: %s", where, error)
-            continue
-        cite(refs, committed.get(row.created_in_revision, 0))
-    return [SourceLinkRow(artifact_id, source_id, at) for source_id, at in sorted(first.items())]
-
-
-async def _check_evidence(
-    tx: WriteTransaction, plan: CommitPlan, within: Sequence[str] | None
-) -> None:
-    """Reload every evidence object in the transaction; never trust ids from the caller. With
-    `within`, a source those memories do not have answers as one that does not exist."""
-    if plan.evidence_sources:
-        ids = [s.source_id for s in plan.evidence_sources]
-        stored = {r.source_id: r.content_hash for r in await tx.source_rows(ids)}
-        if within:
-            readable = await tx.source_links(ids, within)
-            stored = {k: v for k, v in stored.items() if k in readable}
-        for ref in plan.evidence_sources:
-            if ref.source_id not in stored:
-                raise NotFoundError(
-                    f"source {ref.source_id} is not persisted; PutSource it first",
-                    reason="SOURCE_NOT_FOUND",
-                    metadata={"sourceId": ref.source_id},
-                )
-            if stored[ref.source_id] != ref.content_hash:
-                raise InvalidArgumentError(
-                    "sources",
-                    f"source {ref.source_id} has hash {stored[ref.source_id]}, "
-                    f"not {ref.content_hash}",
-                    reason="SOURCE_HASH_MISMATCH",
-                )
-    if plan.evidence_artifacts:
-        wanted = [(a.artifact_id, a.revision) for a in plan.evidence_artifacts]
-        existing = await tx.existing_revisions(wanted)
-        for artifact_id, revision in wanted:
-            if (artifact_id, revision) not in existing:
-                raise NotFoundError(
-                    f"artifact revision {artifact_id}@{revision} does not exist",
-                    reason="ARTIFACT_NOT_FOUND",
-                    metadata={"artifactId": artifact_id, "revision": str(revision)},
-                )
-
-
-async def _check_predecessors(tx: WriteTransaction, plan: CommitPlan) -> None:
-    """A revised version links to the real, directly preceding version of the same entry."""
-    previous_ids = [v.previous_version_id for v in plan.new_versions if v.previous_version_id]
-    if not previous_ids:
-        return
-    rows = {r.entry_version_id: r for r in await tx.entry_version_rows(previous_ids)}
-    for version in plan.new_versions:
-        if version.previous_version_id is None:
-            continue
-        prev = rows.get(version.previous_version_id)
-        if (
-            prev is None
-            or prev.memory_artifact_id != version.memory_artifact_id
-            or prev.entry_id != version.entry_id
-            or prev.version + 1 != version.version
-        ):
-            raise FailedPreconditionError(
-                f"entry {version.entry_id}: predecessor {version.previous_version_id} "
-                "is not its direct previous version",
-                reason="ENTRY_VERSION_STALE",
-                metadata={"entryId": version.entry_id},
-            )
-
-
-def _driver_error(
-    error: BaseException, driver_errors: tuple[type[Exception], ...]
-) -> Exception | None:
-    """The driver's exception behind `error`: itself, or the cause a domain error names."""
-    for candidate in (error, error.__cause__):
-        if isinstance(candidate, driver_errors):
-            return candidate
-    return None
 
 
 def _now_ms() -> int:

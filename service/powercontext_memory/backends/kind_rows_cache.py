@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from .spi import HeadKindRow
+from .port import HeadKindRow
 
-DEFAULT_MAX_ROWS = 50_000  # ~300 bytes a row: ~15 MB at most
+# Bounded in rows so the cache stays a small share of the server's RSS (measured by
+# `make bench BENCH_ARGS=--large`, bench/hybrid.py).
+DEFAULT_MAX_ROWS = 50_000
 
 Key = tuple[str, int, tuple[str, ...]]  # memory, revision, kinds asked for
 

@@ -11,8 +11,8 @@ from ..domain import idempotency
 from ..domain.errors import DataLossError, NotFoundError, RevisionConflictError
 from ..domain.models import ArtifactRef, EntryVersion, Revision, Source
 from . import codec
+from .port import ChangesRow, ReadTransaction
 from .revision_cache import RevisionCache, read_revision
-from .spi import ChangesRow, ReadTransaction
 from .version_cache import VersionCache
 
 

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from ..domain.manifest_pieces import Leaf
 from ..domain.models import Revision
 from . import codec
-from .spi import ReadTransaction, RevisionRow
+from .port import ReadTransaction, RevisionRow
 
 
 class RevisionCache:
@@ -23,9 +23,10 @@ class RevisionCache:
     the leaves it changed. The newest revision is always kept (writes build on it).
     """
 
-    # A 100,000-entry head and what its next commits change. Rows beyond the head are old
-    # leaves, which only reads of older revisions use: 250,000 held ~130 MB more after filling
-    # such a memory, 150,000 ~24 MB more than 110,000.
+    # A 100,000-entry head and what its next commits change: rows beyond the head are old
+    # leaves that only reads of older revisions use, so a larger bound buys RSS for nothing
+    # (measured by `make bench BENCH_ARGS=--large`, bench/hybrid.py; see
+    # docs/design/performance-history.md).
     def __init__(self, max_rows: int = 110_000) -> None:
         self._items: OrderedDict[tuple[str, int], Revision] = OrderedDict()
         self._max_rows = max_rows

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from .spi import (
+from .port import (
     AccessTokenRow,
     ChangesRow,
     EntryVersionRow,

@@ -25,8 +25,8 @@ from .version_cache import VersionCache
 if TYPE_CHECKING:
     from .read_session import ReadSession
 
-# Versions per read transaction: ~25 us each to parse and hash, so a chunk holds the event loop
-# ~2 ms, no longer than one search.
+# Versions per read transaction: small enough that parsing and hashing a chunk holds the event
+# loop no longer than one search does (search latency: `make bench`, bench/__main__.py).
 WARM_CHUNK = 64
 
 logger = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""The candidate pipeline (RFC CandidatePipeline): deterministic adapters and an optional
+"""The candidate pipeline (docs/bootstrap.md): deterministic adapters and an optional
 model extractor that propose untrusted entries and suggestions from an operation's sources.
 
 port.py (what an extractor sees and returns), sources.py (the source conventions), one module

@@ -1,6 +1,6 @@
 """Task outcome (an agent turn stopped): the session's one working note, or nothing.
 
-Without a semantic extractor nothing is inferred from a report (RFC 候选生成与无模型降级): the
+Without a semantic extractor nothing is inferred from a report (docs/bootstrap.md): the
 note only puts together what the host gave, in a fixed form, with no host-internal keys:
 
     <report excerpt>; changed: <paths>; verified: <command> → <result>; ...

@@ -2,8 +2,9 @@
 
 A large memory's ids are held in several places at once: the cached head manifest's rows, the
 full-text index's and the vector index's keys. Read from different rows (a manifest piece, the
-projection), each place would otherwise hold its own copy of the same strings: ~290 bytes an
-entry each, ~30 MB per place at 100,000 entries (measured). Interned strings are freed like any
+projection), each place would otherwise hold its own copy of the same strings, a cost that
+grows with every entry (server RSS: `make bench BENCH_ARGS=--large`, bench/hybrid.py; see
+docs/design/performance-history.md). Interned strings are freed like any
 other once nothing holds them.
 """
 

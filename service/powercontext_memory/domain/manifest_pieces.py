@@ -21,7 +21,9 @@ from functools import cached_property
 from .canonical import sha256_hex
 from .manifest_entry import EntryState, ManifestEntry
 
-LEAF_BITS = 6  # ~64 rows (~13 KB) per leaf on average
+# ~64 rows per leaf on average, so a one-entry commit rewrites one small leaf (bytes per commit:
+# `make bench`, bench/storage.py).
+LEAF_BITS = 6
 LEAF_CAP = 256
 INDEX_BITS = 6  # ~64 leaves per index piece
 INDEX_CAP = 256
@@ -68,8 +70,8 @@ class Leaf:
     @property
     def active_filter(self) -> int:
         """A Bloom filter of the active rows' content hashes (built on first use): a leaf
-        whose filter misses a query's bits holds none of its hashes. 256 bytes a leaf, where a
-        set of the hashes took ~2 KB (~3 MB at 100,000 entries)."""
+        whose filter misses a query's bits holds none of its hashes. 256 bytes a leaf, a fraction
+        of what a set of the hashes held (docs/design/performance-history.md)."""
         if self._active_filter is None:
             self._active_filter = hash_filter(
                 e.entry_content_hash for e in self.entries if e.state is EntryState.ACTIVE

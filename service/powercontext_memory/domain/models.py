@@ -368,7 +368,7 @@ class Citation:
 
 @dataclass(frozen=True)
 class EmbeddingProfile:
-    """The one embedding configuration a database is created with (RFC: fixed per deployment).
+    """The one embedding configuration a database is created with (fixed: docs/vectors.md).
 
     Vectors are only comparable within one profile; a server whose model has another profile
     must not write or search vectors until an offline migration re-embeds everything.

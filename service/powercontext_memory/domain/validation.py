@@ -1,4 +1,4 @@
-"""Input rules (RFC: IDs, text, reason, kind, refs). Every check names the offending field."""
+"""Input rules (docs/api.md: IDs, text, reason, kind, refs). Every check names the bad field."""
 
 from __future__ import annotations
 

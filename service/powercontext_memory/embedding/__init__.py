@@ -1,2 +1,2 @@
-"""Embedding models: the port (base.py) and real providers (USE-multilingual and MiniLM, both
+"""Embedding models: the port (port.py) and real providers (USE-multilingual and MiniLM, both
 local and offline; an OpenAI-compatible HTTP endpoint)."""

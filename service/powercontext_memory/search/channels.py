@@ -14,7 +14,7 @@ from typing import Protocol, cast
 import numpy as np
 import numpy.typing as npt
 
-from ..backends.spi import HeadCondition, HotReads, NativeVectorSearch
+from ..backends.port import HeadCondition, HotReads, NativeVectorSearch
 from ..domain import fts_rank, fusion
 from ..domain.models import ArtifactRef
 from . import text_index
@@ -113,7 +113,7 @@ class NativeVectorChannel:
 
     async def rank(self, tx: HotReads, heads: Sequence[ArtifactRef], pool: int) -> list[Ranked]:
         # Only backends whose capabilities say native_vector_search get this channel, and
-        # their read transactions implement NativeVectorSearch (backends/spi.py).
+        # their read transactions implement NativeVectorSearch (backends/port/).
         found = await cast(NativeVectorSearch, tx).nearest_vectors(
             [h.artifact_id for h in heads],
             self.query.astype("<f4").tobytes(),

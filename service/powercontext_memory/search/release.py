@@ -2,8 +2,8 @@
 
 A first load of a memory's text or vector index allocates and frees hundreds of thousands of
 small objects (the rows read, per-document counters); glibc keeps the freed space in its arenas,
-so the server's RSS stayed ~230 MB above what it held after indexing a 100,000-entry memory
-(measured: 890 MB -> 661 MB with malloc_trim). Elsewhere than glibc this does nothing.
+so without a trim the server's RSS stays well above what the index needs (server RSS:
+`make bench BENCH_ARGS=--large`, bench/hybrid.py). Elsewhere than glibc this does nothing.
 """
 
 from __future__ import annotations

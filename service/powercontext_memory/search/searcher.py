@@ -14,8 +14,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..api import NO_FILTER, EntryFilter, Hit, SearchMode, TagMatch
-from ..backends.database import DatabaseMemoryBackend, ReadSession
-from ..backends.spi import HeadCondition
+from ..backends.database import DatabaseMemoryBackend
+from ..backends.port import HeadCondition
+from ..backends.read_session import ReadSession
 from ..domain import analyzer, fusion
 from ..domain.descriptions import tag_needle
 from ..domain.errors import CapabilityNotSupportedError, InvalidArgumentError
@@ -28,6 +29,7 @@ from .channels import (
     NativeVectorChannel,
     NumpyVectorChannel,
 )
+from .indexes import SearchIndexes
 from .modes import Plan, resolve
 from .text_index import ChangedEntries, MemoryText
 from .vector_index import MemoryVectors
@@ -35,8 +37,14 @@ from .verify import verified_hits
 
 
 class Searcher:
-    def __init__(self, backend: DatabaseMemoryBackend, answers: AnswerCache | None = None) -> None:
+    def __init__(
+        self,
+        backend: DatabaseMemoryBackend,
+        indexes: SearchIndexes,
+        answers: AnswerCache | None = None,
+    ) -> None:
         self.backend = backend
+        self.indexes = indexes
         self.answers = answers if answers is not None else AnswerCache()
 
     async def run(
@@ -58,7 +66,7 @@ class Searcher:
         capabilities = self.backend.capabilities()
         memories: list[MemoryVectors] = []
         if query_vector is not None:
-            memories = [await memory_vectors(self.backend, session, h) for h in heads]
+            memories = [await memory_vectors(self.indexes, session, h) for h in heads]
             vector_problem = _incompleteness(memories)
         plan = resolve(
             mode,
@@ -101,7 +109,7 @@ class Searcher:
     ) -> Channel:
         """This process's inverted lists when every memory fits in them, else the engine's
         full-text query (its window)."""
-        texts = [await memory_texts(self.backend, session, h) for h in heads]
+        texts = [await memory_texts(self.indexes, session, h) for h in heads]
         if all(t is not None for t in texts):
             return IndexedFullTextChannel(terms, [t for t in texts if t is not None], condition)
         return FullTextChannel(terms, condition)
@@ -131,21 +139,20 @@ class Searcher:
 
 
 async def memory_vectors(
-    backend: DatabaseMemoryBackend, session: ReadSession, head: ArtifactRef
+    indexes: SearchIndexes, session: ReadSession, head: ArtifactRef
 ) -> MemoryVectors:
     """One memory's checked vectors at `head` (loaded once, then kept current from the
     changes of later revisions)."""
-    if backend.vectors is None:
+    if indexes.vectors is None:
         raise CapabilityNotSupportedError("vector", "this database has no embedding profile")
-
-    return await backend.vectors.at_head(session.tx, head, _changed_entries(session))
+    return await indexes.vectors.at_head(session.tx, head, _changed_entries(session))
 
 
 async def memory_texts(
-    backend: DatabaseMemoryBackend, session: ReadSession, head: ArtifactRef
+    indexes: SearchIndexes, session: ReadSession, head: ArtifactRef
 ) -> MemoryText | None:
     """One memory's inverted lists at `head` (None: it does not fit in the index)."""
-    return await backend.texts.at_head(session.tx, head, _changed_entries(session))
+    return await indexes.texts.at_head(session.tx, head, _changed_entries(session))
 
 
 def _changed_entries(session: ReadSession) -> ChangedEntries:

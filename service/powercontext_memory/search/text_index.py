@@ -1,12 +1,11 @@
 """The full-text channel's own index: per-memory inverted lists over the head projection.
 
-FTS5's bm25 over every match of common words was most of a search's cost (about 2 us a
-match: 3.7 ms of a 6-8 ms search at 10,000 entries), and the engines' windows only
-approximate the domain's order. This process keeps, per memory, the head projection's
+FTS5's bm25 over every match of common words was most of a search's cost, and the engines'
+windows only approximate the domain's order. This process keeps, per memory, the head projection's
 searchable text as inverted lists in NumPy (term -> slots and term frequencies, in CSR form
 plus a small delta of later additions), and ranks *every* admitted match exactly by the
 domain's BM25 (domain/fts_rank.py: the same formula, the same operation order, so the same
-bits as the window ranking) — identically on every backend, in about 0.1-0.3 ms.
+bits as the window ranking) — identically on every backend (timed by bench/search_cache.py).
 
 Like the vector index (vector_index.py) a memory is loaded once from the projection, in pages,
 then kept at the head by reading only the entries later revisions changed (or by following
@@ -32,7 +31,7 @@ from itertools import repeat
 import numpy as np
 import numpy.typing as npt
 
-from ..backends.spi import HeadCondition, HeadProjectionRow, HotReads
+from ..backends.port import HeadCondition, HeadProjectionRow, HotReads
 from ..domain import fts_rank, fusion
 from ..domain.descriptions import TAG_DELIMITER
 from ..domain.interning import shared_ids
@@ -41,8 +40,8 @@ from .ranked import Ranked
 from .release import release_free_memory
 
 LOAD_PAGE_ROWS = 4096  # projection rows per read when a memory is first loaded
-# Postings one process keeps over all memories (~8 bytes each, plus ~0.5 KB per entry for its
-# ids and metadata): 8,000,000 is about 400,000 entries of ~20 distinct terms.
+# Postings one process keeps over all memories (8 bytes each, plus each entry's ids and
+# metadata): enough for a few hundred thousand entries of typical length.
 DEFAULT_MAX_POSTINGS = 8_000_000
 _INITIAL_SLOTS = 64
 _MIN_DELTA_FOR_COMPACTION = 4096
@@ -72,14 +71,13 @@ class MemoryText:
         # Postings: CSR over term ids (offsets into slots/tf), plus the delta added since.
         self.vocabulary: dict[str, int] = {}
         self.offsets = np.zeros(1, dtype=np.int64)
-        # Stored narrow (8 bytes a posting: 11 MB less at 100,000 entries) and widened per
-        # queried term (~1 us per thousand postings), so the ranking's arithmetic is float64,
-        # bit for bit the domain's. (Indexing with the narrow arrays directly made NumPy cast
-        # them inside every use: ~40 us more a rank.)
+        # Stored narrow (8 bytes a posting) and widened per queried term, so the ranking's
+        # arithmetic is float64, bit for bit the domain's; indexing with the narrow arrays
+        # directly made NumPy cast them inside every use (bench/search_cache.py).
         self.posting_slots = np.zeros(0, dtype=np.int32)
         self.posting_tf = np.zeros(0, dtype=np.float32)
-        # Typed arrays, not lists: a first load puts every posting here, and 1.5 million int and
-        # float objects left the allocator's arenas fragmented (~200 MB of RSS at 100,000).
+        # Typed arrays, not lists: a first load puts every posting here, and millions of int
+        # and float objects leave the allocator's arenas fragmented (RSS: bench/hybrid.py --large).
         self.delta: dict[int, tuple[array[int], array[float]]] = {}
         self.delta_postings = 0
         self.dead = 0  # removed documents whose postings are still in the lists
@@ -278,8 +276,8 @@ def _pool_threshold(values: npt.NDArray[np.float64], pool: int) -> float:
     return float(np.partition(values, len(values) - pool)[len(values) - pool])
 
 
-# A named tuple's own __new__ is a Python function (~0.3 us a call); a search builds a pool's
-# worth of keys, so they are made by tuple.__new__ directly (the same objects).
+# A named tuple's own __new__ is a Python function; a search builds a pool's worth of keys, so
+# they are made by tuple.__new__ directly (the same objects, cheaper).
 _hit_key = partial(tuple.__new__, fusion.HitKey)
 _ranked = partial(tuple.__new__, Ranked)
 

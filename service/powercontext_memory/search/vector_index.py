@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ..backends.spi import HeadProjectionRow, HotReads, VectorRow
+from ..backends.port import HeadProjectionRow, HotReads, VectorRow
 from ..domain import fusion
 from ..domain.interning import shared_ids
 from ..domain.models import ArtifactRef, EmbeddingProfile
@@ -72,8 +72,8 @@ class MemoryVectors:
         return used
 
     def _reserve(self, rows: int) -> None:
-        """Room for `rows` slots, growing by an eighth (a 100,000-row matrix of 512 dimensions
-        is 200 MB: growing by half left a 141,718-row matrix, 290 MB, after a first load)."""
+        """Room for `rows` slots, growing by an eighth: growing by half left a large memory's
+        matrix half empty after its first load (RSS: bench/hybrid.py --large)."""
         capacity = len(self.valid)
         if rows <= capacity:
             return
@@ -283,8 +283,8 @@ class VectorIndex:
             self.store_vectors,
             min_cosine(self.profile),
         )
-        # In pages: one read of 100,000 vectors outlasts the database timeout (sqlite-vec
-        # returns ~20,000 rows a second), and each page is checked without blocking the loop.
+        # In pages: one read of a large memory's vectors can outlast the database timeout, and
+        # each page is checked without blocking the loop.
         after: str | None = None
         while True:
             page = await tx.vector_rows(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..api import NO_FILTER, EntryFilter, Hit, TagMatch
-from ..backends.database import ReadSession
+from ..backends.read_session import ReadSession
 from ..domain import fusion
 from ..domain.entry_filters import matches
 from ..domain.models import ArtifactRef, EntryState, MemoryContent

@@ -1,19 +1,17 @@
 """The secret guard's rules: does a text hold a credential? Pure functions, no I/O.
 
-The RFC says memories never hold secrets, so every stored text (entry text, kinds, reasons,
-source content — also as its readers decode it, decoded.py — URIs, metadata) passes
+Memories never hold secrets (docs/secret-guard.md), so every stored text (entry text, kinds,
+reasons, source content — also as its readers decode it, decoded.py — URIs, metadata) passes
 `find_secret` before anything is written; MemoryService turns a finding into INVALID_ARGUMENT /
 SECRET_DETECTED naming the rule and the field. A
 `Finding` carries the rule and the span, never the value, so nothing downstream can echo it.
 
 Each rule is a compiled regex tried only where one of its anchors (literal substrings) occurs,
 plus a check on the matched value that lets documentation placeholders, variable references
-and ordinary identifiers through. Measured by `make bench` (bench/secrets.py) against
-detect-secrets 1.5.0 on the same corpora (tests/secret_corpus.py): these rules found 1370 of
-1370 positives and flagged 0 of 595 look-alikes, at about 45 µs per KB of large text and 14 µs
-per short entry (CPU); detect-secrets found 70-79% of the positives, flagged 8-10% of the
-look-alikes, and cost about 4,000 µs per KB. The worst case (1 MB of one repeated anchor) is
-linear: 60-170 ms per MB.
+and ordinary identifiers through. Their recall, false positives and CPU cost per KB (also on
+the worst case, one anchor repeated, which stays linear) are measured against detect-secrets
+on the same corpora (tests/secret_corpus.py) by `make bench` (bench/secrets.py; figures in
+docs/secret-guard.md).
 """
 
 from __future__ import annotations
@@ -112,9 +110,9 @@ def is_wordish(value: str) -> bool:
     """Identifiers and words rather than random characters: CamelCase, snake_case, kebab-case,
     ENV_NAMES, dotted paths, versions, model names (`BearerToken`, `all-MiniLM-L6-v2`,
     `Password123`, `settings.SECRET_KEY`). Every segment between `._-/:` is at most 4
-    characters or made of words. Measured on random values: 1.2% of 16-character and 0.05% of
-    32-character base62 strings pass as words (a lone lower-case letter between capitals or
-    digits gives randomness away)."""
+    characters or made of words. Random base62 strings rarely pass as words, since a lone
+    lower-case letter between capitals or digits gives randomness away (checked by
+    tests/unit/test_secrets.py, test_random_values_are_not_wordish)."""
     if not _IDENTIFIER_CHARS.fullmatch(value):
         return False
     return all(

@@ -1,8 +1,8 @@
 """Token records looked up by id, each kept for a few seconds.
 
-Every authenticated call needs its token's record. Reading it from SQLite each time costs
-~0.35 ms per call (a read transaction on a connection thread); from the cache, authenticating
-and authorizing a call takes ~5 µs (measured on the 2-core machine). Kept for `ttl` seconds, a
+Every authenticated call needs its token's record, and reading it from the database each time
+would put a read transaction on a connection thread in front of every call
+(docs/network-and-auth.md). Kept for `ttl` seconds, a
 record is read at most once per `ttl` per server, and so a revocation (or a new token) made
 with `powercontext-memory tokens` reaches every server within `ttl` seconds
 (DEFAULT_TTL_SECONDS: 5). Unknown ids are kept as

@@ -4,7 +4,7 @@ A token is `pcm_<id>_<secret>`: `id` (16 hex) is a public lookup key (shown by `
 used to revoke); `secret` is 256 random bits (43 base64url characters), shown once when the
 token is created and stored only as SHA-256. A slow password hash (bcrypt, argon2) defends
 guessable passwords; against 2^256 random secrets it would only add milliseconds to every
-call, so one SHA-256 (~1 µs) and a constant-time comparison are the right cost.
+call, so one SHA-256 and a constant-time comparison are the right cost.
 
 Scopes are ordered, each including the ones below: read < write < admin. A token may be
 limited to a list of memories (empty: every memory), and may expire.

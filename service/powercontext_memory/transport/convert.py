@@ -545,8 +545,8 @@ def hit_pb(hit: Hit, memory_ref: types.ArtifactRef | None = None) -> types.Hit:
 
 
 def _fill_hit(message: types.Hit, hit: Hit, memory_ref: types.ArtifactRef) -> None:
-    # Field by field rather than by keywords: protobuf's keyword constructor took 2.5x as
-    # long (8 hits: 36 -> 14 us), and a search answers one of these per hit.
+    # Field by field rather than by keywords: protobuf's keyword constructor is slower, and a
+    # search answers one of these per hit (docs/design/performance-history.md, profiled).
     message.memory_ref.CopyFrom(memory_ref)
     message.entry_id = hit.entry_id
     message.entry_version_id = hit.entry_version_id

@@ -18,13 +18,13 @@ from prometheus_client import (
     ProcessCollector,
 )
 
-from ..observer import WRITE_OPERATIONS, ServiceObserver
+from ..observing.port import WRITE_OPERATIONS, ServiceObserver
 
-# From a cached GetCapabilities (~0.3 ms) to a commit into a large memory (seconds).
+# From a cached GetCapabilities (under a millisecond) to a commit into a large memory (seconds).
 REQUEST_BUCKETS = (
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 )  # fmt: skip
-# One query text on a local model (~10 ms) to a remote batch of 256 texts.
+# One query text on a local model (milliseconds) to a remote batch of 256 texts.
 EMBEDDING_BUCKETS = (
     0.001,
     0.0025,

@@ -43,7 +43,7 @@ SERVER_OPTIONS: tuple[tuple[str, int], ...] = (
     # Without this, a second server on the same port binds silently and splits the traffic.
     ("grpc.so_reuseport", 0),
 )
-# `serve --workers N` (workers.py): each worker joins the port its supervisor holds.
+# `serve --workers N` (serving/workers.py): each worker joins the port its supervisor holds.
 SHARED_PORT_OPTION = ("grpc.so_reuseport", 1)
 
 

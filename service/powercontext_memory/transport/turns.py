@@ -1,13 +1,13 @@
 """Changes messages are written one at a time, streams taking turns, so streams cannot starve
 the other calls.
 
-Every stream message costs the event loop ~0.2 ms (decode, encode, hand to gRPC, resume on
-completion). 100 history replays pushing as fast as they can keep ~100 tasks ready at once,
-and a GetMemory then waits behind all of them at each of its awaits: p99 1.1 s measured with
-paged history alone (`make bench`, 2 cores). Here streams wait for their turn in a FIFO queue,
-parked, and a unary call waits behind at most one stream step. Measured on the same scenario:
-4 writes at a time gave GetMemory/Search p99 206/267 ms, one at a time 54/36 ms; streams alone
-move as many messages per second either way (~3,700, the event loop is the limit).
+Every stream message costs the event loop a decode, an encode, a hand-off to gRPC and a resume
+on completion, so history replays pushing as fast as they can keep one task ready each, and a
+GetMemory then waits behind all of them at each of its awaits. Here streams wait for their turn
+in a FIFO queue, parked, and a unary call waits behind at most one stream step; one write at a
+time rather than several keeps the other calls' p99 lowest while streams move as many messages
+per second, the event loop being the limit either way (measured by `make bench`,
+bench/history.py; figures in docs/performance.md, History replay under load).
 
 A write that gRPC's flow control holds back (a client that reads slowly, or not at all) keeps
 the turn only for `lease` seconds, then waits on without it: a slow client never blocks the

@@ -1,7 +1,8 @@
 """The runtime manifest: which memory belongs to which repository, and what was processed.
 
-The RFC leaves identity to the runtime ("Runtime manifest 或上层应用保存业务对象到 Artifact ID 的
-映射"). One JSON state file maps a repository (its git root, and its remote for people) to
+The server knows only artifact ids, so which repository a memory belongs to is the runtime's
+to keep (docs/agents.md, "The runtime manifest"). One JSON state file maps a repository (its
+git root, and its remote for people) to
 
 * the memory artifact id and the endpoint it lives on,
 * the last git commit whose changes were processed (bootstrap and sync move it),

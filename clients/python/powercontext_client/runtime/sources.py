@@ -8,10 +8,10 @@
   "note_entry_id" (the session's working note, when it has one)};
 * user_note: text/plain, the user's own words.
 
-Reads are bounded (the design: only the bounded Sources the operating contract needs, never a scan
-of the code). No metadata is attached, so the same bytes are always the same Source: running
-bootstrap twice sends the very same evidence, and the server answers with no change. JSON is
-written with sorted keys for the same reason.
+Reads are bounded (docs/bootstrap.md: only the bounded Sources the operating contract needs,
+never a scan of the code). No metadata is attached, so the same bytes are always the same
+Source: running bootstrap twice sends the very same evidence, and the server answers with no
+change. JSON is written with sorted keys for the same reason.
 """
 
 from __future__ import annotations

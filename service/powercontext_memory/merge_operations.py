@@ -24,7 +24,8 @@ from .api import (
     WriteResult,
 )
 from .backends import codec
-from .backends.database import DatabaseMemoryBackend, ReadSession
+from .backends.database import DatabaseMemoryBackend
+from .backends.read_session import ReadSession
 from .domain import merging, validation
 from .domain.errors import (
     AbortedError,

@@ -1,4 +1,5 @@
-"""Start-up probe of an OceanBase database (RFC: verify before serving, never guess later).
+"""Start-up probe of an OceanBase database: capabilities are verified before serving, never
+guessed later.
 
 Each capability is checked by doing the real thing: engine version, MySQL mode and vector
 memory by query,
@@ -15,7 +16,7 @@ from typing import Any
 
 from asyncmy.errors import MySQLError
 
-from .oceanbase_tokens import boolean_query, encode_row
+from .fts_tokens import boolean_query, encode_row
 
 MIN_VERSION = (4, 3, 5, 3)  # OceanBase 4.3.5 BP3 / seekdb 4.3.5.3
 

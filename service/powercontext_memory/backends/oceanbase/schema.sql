@@ -1,12 +1,12 @@
--- PowerContext Memory, OceanBase (MySQL mode, 4.3.5 BP3+ / seekdb) schema v1: the RFC DDL with
--- the changes this engine needs, each noted where it is made:
+-- PowerContext Memory, OceanBase (MySQL mode, 4.3.5 BP3+ / seekdb) schema v1: the tables of the
+-- SQLite schema with the changes this engine needs, each noted where it is made:
 --  * utf8mb4_bin everywhere instead of ascii/ascii_bin (not available in seekdb; a foreign key
 --    between a _bin and a _ci column fails, so every table uses the same collation);
---  * memory_entry_heads.projected_in_revision = the RFC's head_revision (the revision that last
---    wrote the row; unchanged rows are never rewritten, as on SQLite);
+--  * memory_entry_heads.projected_in_revision is the head revision of the row (the revision that
+--    last wrote it; unchanged rows are never rewritten, as on SQLite);
 --  * the FULLTEXT index is on fulltext_tokens, the adapter's encoding of searchable_text for the
 --    SPACE parser led by the row's memory token, so a search filters by memory inside the index
---    (see oceanbase_tokens.py); searchable_text stays the analyzer's own text;
+--    (see fts_tokens.py); searchable_text stays the analyzer's own text;
 --  * the VECTOR(dim) column and its HNSW L2 index are added when the database's embedding
 --    profile is fixed (dimension is part of the DDL and comes from the profile).
 -- Statements are separated by a line holding only ";".

@@ -1,4 +1,4 @@
--- PowerContext Memory, embedded SQLite schema v1 (RFC tables + sources).
+-- PowerContext Memory, embedded SQLite schema v1 (memories, their revisions, sources).
 -- Authoritative: sources, artifact_revisions, artifact_heads, memory_entry_versions (insert-only,
 -- except the head pointer). Rebuildable projection: memory_entry_heads + memory_entry_search_fts.
 
@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS artifact_revisions (
     committed_at_ms INTEGER NOT NULL,
     -- The changes array of content (canonical JSON) and its SHA-256: what history reads, never
     -- the manifest. NULL only in rows stored before these columns existed, until the backfill
-    -- on open (databases created before are altered on open: sqlite.py ADDED_COLUMNS).
+    -- on open (databases created before are altered on open: schema.py ADDED_COLUMNS).
     changes TEXT,
     changes_hash TEXT,
     -- Set when the manifest is stored as pieces (manifest_pieces): "pieces-v1:" + index piece
@@ -93,8 +93,8 @@ CREATE INDEX IF NOT EXISTS idx_memory_entry_versions_hash
     ON memory_entry_versions (memory_artifact_id, entry_content_hash);
 
 -- One row per ACTIVE entry of each memory's head. projected_in_revision is the revision that
--- last wrote the row (the RFC's head_revision): unchanged rows are never rewritten, so a commit
--- touches only the entries it changes. The authoritative head is artifact_heads.
+-- last wrote the row: unchanged rows are never rewritten, so a commit touches only the entries
+-- it changes. The authoritative head is artifact_heads.
 CREATE TABLE IF NOT EXISTS memory_entry_heads (
     projection_id INTEGER PRIMARY KEY,
     memory_artifact_id TEXT NOT NULL,
@@ -122,7 +122,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS memory_entry_search_fts USING fts5(
     tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
 );
 
--- Vector projection (RFC): one row per head row that has a vector of the database's fixed
+-- Vector projection: one row per head row that has a vector of the database's fixed
 -- embedding profile; the vectors themselves live in the vec0 table memory_entry_search_vector
 -- (rowid = projection_id), created with the profile's dimension when the profile is fixed.
 CREATE TABLE IF NOT EXISTS memory_entry_vector_metadata (

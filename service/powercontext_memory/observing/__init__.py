@@ -1,0 +1,1 @@
+"""What the service reports while it works (port.py); transport/metrics.py implements it."""
