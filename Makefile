@@ -45,17 +45,12 @@ $(HOSTS_NPM)/node_modules/.npm-ci: $(HOSTS_NPM)/package.json $(HOSTS_NPM)/packag
 	touch $@
 
 # The OceanBase half of the suite runs on a real seekdb server that scripts/seekdb.py starts on
-# 127.0.0.1 with its own data directory and stops afterwards, also when tests fail. The Node
-# client's tests (their servers on ports of their own) run beside pytest, which mostly waits.
+# 127.0.0.1 with its own data directory and stops afterwards, also when tests fail.
+# scripts/run_tests.py runs that half, the rest of pytest and the Node client's tests side by
+# side (they mostly wait on servers), each one's output whole as it ends.
 SEEKDB_DIR ?= .seekdb
 test: lint $(NODE_CLIENT)/node_modules/.npm-ci $(HOSTS_NPM)/node_modules/.npm-ci
-	@node_log=$$(mktemp); \
-	(cd $(NODE_CLIENT) && POWERCONTEXT_SERVER_COMMAND=$(CURDIR)/$(BIN)/powercontext-memory npm test) \
-		> $$node_log 2>&1 & node_pid=$$!; \
-	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python -m pytest -q; \
-	py_rc=$$?; wait $$node_pid; node_rc=$$?; \
-	echo "--- the Node client's tests (npm test, run beside pytest)"; cat $$node_log; rm -f $$node_log; \
-	test $$py_rc -eq 0 && test $$node_rc -eq 0
+	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python scripts/run_tests.py
 
 # The quick tier, to run every few minutes (~1 min on 2 cores): tests/unit and tests/conformance
 # on SQLite, in process. It leaves out lint, the OceanBase backend (no seekdb), everything that
@@ -72,9 +67,11 @@ lint: $(VENV)/.dev
 	$(BIN)/mypy
 	$(BIN)/hadolint Dockerfile
 
-proto: $(VENV)/.dev
+# Both clients' generated code from proto/: Python (generated/) and the Node client's types.
+proto: $(VENV)/.dev $(NODE_CLIENT)/node_modules/.npm-ci
 	rm -rf generated/powercontext
 	$(BIN)/python scripts/gen_proto.py generated
+	cd $(NODE_CLIENT) && npm run --silent generate
 
 # The default run (both backends, 10,000 entries) takes about 15 min on 2 cores; the
 # 100,000-entry scenarios are optional: make bench BENCH_ARGS=--large (~30 min more).

@@ -11,6 +11,7 @@ from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
+DESCRIPTOR_SET = Path("powercontext/memory/v1/descriptor_set.binpb")
 
 
 def proto_files() -> list[Path]:
@@ -18,9 +19,10 @@ def proto_files() -> list[Path]:
 
 
 def generate(out_dir: Path) -> None:
-    """Write *_pb2.py, *_pb2.pyi, *_pb2_grpc.py and py.typed for every proto package."""
+    """Write *_pb2.py, *_pb2.pyi, *_pb2_grpc.py and py.typed for every proto package, and the
+    descriptor set with source info that server reflection serves."""
     out_dir = out_dir.resolve()  # protoc runs from proto/, so relative paths would move
-    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / DESCRIPTOR_SET).parent.mkdir(parents=True, exist_ok=True)
     well_known = Path(os.path.dirname(grpc_tools.__file__)) / "_proto"
     args = [
         "protoc",
@@ -29,6 +31,11 @@ def generate(out_dir: Path) -> None:
         f"--python_out={out_dir}",
         f"--pyi_out={out_dir}",
         f"--grpc_python_out={out_dir}",
+        # The contract with its comments, for server reflection (grpcurl describe explains
+        # each field): the generated modules leave comments out.
+        "--include_source_info",
+        "--include_imports",
+        f"--descriptor_set_out={out_dir / DESCRIPTOR_SET}",
         *(str(p.relative_to(PROTO_ROOT)) for p in proto_files()),
     ]
     # protoc resolves relative file names against the -I roots.

@@ -70,6 +70,8 @@ class SearchResult:
     # Where the time went, for the server-timing trailer: query embedding, then the rest.
     embed_ms: float = 0.0
     search_ms: float = 0.0
+    # The head revisions searched, one per memory in request order (revision 0 resolved).
+    memories: list[ArtifactRef] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ from .domain.canonical import nfc
 from .domain.errors import CapabilityNotSupportedError, InvalidArgumentError
 from .domain.models import ArtifactRef, Citation, EntryState, MemoryContent
 from .query_vectors import QueryVectors
-from .request_checks import require_head
+from .request_checks import heads_named
 from .search.searcher import Searcher
 
 MAX_MEMORIES = 32
@@ -107,13 +107,7 @@ class ContextPreparation:
         async def block_at_heads(session: ReadSession) -> PreparedContext:
             packer = cb.Packer(budget)
             found = await session.heads(list(dict.fromkeys(r.artifact_id for r in memories)))
-            for i, ref in enumerate(memories):
-                head = found.get(ref.artifact_id)
-                at = ArtifactRef(ref.artifact_id, ref.revision or head or 0)
-                require_head(f"memories[{i}]", at, head)
-            heads = list(
-                dict.fromkeys(ArtifactRef(r.artifact_id, found[r.artifact_id]) for r in memories)
-            )
+            heads = heads_named(memories, found)
             rows = await _confirmed_rows(session, kind_rows, heads, (*cb.RULE_KINDS, cb.NOTE_KIND))
             order = {h.artifact_id: i for i, h in enumerate(heads)}
             head_of = {h.artifact_id: h for h in heads}

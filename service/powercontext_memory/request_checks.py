@@ -9,7 +9,7 @@ domain/validation.py and the secret refusal is secret_refusal.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .api import EntryFilter, EntryInput, RememberMode
 from .domain import lifecycle, validation
@@ -28,9 +28,9 @@ MAX_URI_BYTES = 4096
 MAX_MEDIA_TYPE_CHARS = 255
 
 
-def require_memory_ref(field_name: str, ref: ArtifactRef) -> None:
+def require_memory_ref(field_name: str, ref: ArtifactRef, *, allow_head: bool = False) -> None:
     validation.require_id(f"{field_name}.artifact_id", ref.artifact_id)
-    validation.require_revision(f"{field_name}.revision", ref.revision)
+    validation.require_revision(f"{field_name}.revision", ref.revision, allow_head=allow_head)
 
 
 def require_head(field_name: str, ref: ArtifactRef, head: int | None) -> None:
@@ -53,6 +53,18 @@ def require_head(field_name: str, ref: ArtifactRef, head: int | None) -> None:
                 "headRevision": str(head),
             },
         )
+
+
+def heads_named(memories: Sequence[ArtifactRef], heads: Mapping[str, int]) -> list[ArtifactRef]:
+    """The head each of `memories` names (revision 0: whatever the head is now), duplicates
+    removed in order; a memory that is missing or not at the revision named is refused."""
+    named = []
+    for i, ref in enumerate(memories):
+        head = heads.get(ref.artifact_id)
+        at = ArtifactRef(ref.artifact_id, ref.revision or head or 0)
+        require_head(f"memories[{i}]", at, head)
+        named.append(at)
+    return list(dict.fromkeys(named))
 
 
 def checked_reason(field_name: str, reason: str | None) -> str | None:
@@ -187,7 +199,7 @@ def checked_search(
     if len(memories) > MAX_SEARCH_MEMORIES:
         raise InvalidArgumentError("memories", f"at most {MAX_SEARCH_MEMORIES} memories")
     for i, ref in enumerate(memories):
-        require_memory_ref(f"memories[{i}]", ref)
+        require_memory_ref(f"memories[{i}]", ref, allow_head=True)
     return query, limit, filters
 
 

@@ -16,7 +16,7 @@ from .backends.read_session import ReadSession
 from .domain.errors import DataLossError, NotFoundError
 from .domain.models import ArtifactRef, Citation
 from .query_vectors import QueryVectors
-from .request_checks import check_citations, checked_search, require_head
+from .request_checks import check_citations, checked_search, heads_named
 from .search.modes import Plan
 from .search.searcher import Searcher
 
@@ -42,27 +42,27 @@ class SearchRequests:
         """`filters` (kinds, tags) apply inside each channel's candidate query, before the
         limit; `min_score` drops fused hits scoring below it."""
         query, limit, filters = checked_search(query, memories, limit, filters, min_score)
-        refs = list(dict.fromkeys(memories))
+        ids = list(dict.fromkeys(r.artifact_id for r in memories))
         started = time.perf_counter()
         query_vector, problem = await self.query_vectors.for_query(query, mode)
         embedded = time.perf_counter()
 
-        async def search_heads(session: ReadSession) -> tuple[list[Hit], Plan]:
-            heads = await session.heads([r.artifact_id for r in refs])
-            for i, ref in enumerate(memories):
-                require_head(f"memories[{i}]", ref, heads.get(ref.artifact_id))
-            return await self.searcher.run(
+        async def search_heads(session: ReadSession) -> tuple[list[Hit], Plan, list[ArtifactRef]]:
+            refs = heads_named(memories, await session.heads(ids))
+            hits, plan = await self.searcher.run(
                 session, refs, query, limit, mode, query_vector, problem, filters, min_score
             )
+            return hits, plan, refs
 
         # Warm indexes read nothing but the heads: one statement, no transaction to begin.
-        hits, plan = await self.backend.optimistic_read(search_heads)
+        hits, plan, searched = await self.backend.optimistic_read(search_heads)
         return SearchResult(
             hits,
             plan.mode,
             plan.fallback_reason if mode is SearchMode.AUTO else "",
             embed_ms=(embedded - started) * 1000,
             search_ms=(time.perf_counter() - embedded) * 1000,
+            memories=searched,
         )
 
     async def expand(self, citations: Sequence[Citation]) -> list[ExpandedEntry]:

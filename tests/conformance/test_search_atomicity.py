@@ -80,6 +80,23 @@ async def test_non_head_memory_is_refused_not_reinterpreted(service: MemoryServi
         await service.search("fact", [ArtifactRef("mem_art_" + "0" * 32, 1)], 8, SearchMode.FTS)
 
 
+async def test_revision_zero_searches_the_head_and_the_result_names_it(
+    service: MemoryService,
+) -> None:
+    r1 = await create(service, "first fact about caching")
+    r2 = await service.remember(ref(r1), [], [], [add("second fact about caching")])
+    other = await create(service, "a fact elsewhere about caching")
+    now = ArtifactRef(ref(r1).artifact_id, 0)
+    result = await service.search("caching fact", [now, ref(other), ref(r2)], 8, SearchMode.FTS)
+    assert result.memories == [ref(r2), ref(other)]  # 0 resolved; the duplicate removed
+    assert {h.memory_ref for h in result.hits} == {ref(r2), ref(other)}
+    assert len(result.hits) == 3
+    with pytest.raises(NotFoundError) as missing:
+        await service.search("fact", [ArtifactRef("mem_art_" + "0" * 32, 0)], 8, SearchMode.FTS)
+    assert missing.value.reason == "MEMORY_NOT_FOUND"
+    assert missing.value.metadata["field"] == "memories[0]"
+
+
 async def test_search_input_errors(service: MemoryService) -> None:
     r1 = await create(service, "x marks the spot")
     cases = [
@@ -88,7 +105,7 @@ async def test_search_input_errors(service: MemoryService) -> None:
         ("x", [], 8, "memories"),
         ("x", [ref(r1)], 101, "limit"),
         ("x", [ref(r1)], -1, "limit"),
-        ("x", [ArtifactRef(ref(r1).artifact_id, 0)], 8, "memories[0].revision"),
+        ("x", [ArtifactRef(ref(r1).artifact_id, -1)], 8, "memories[0].revision"),
     ]
     for query, memories, limit, field in cases:
         with pytest.raises(InvalidArgumentError) as err:

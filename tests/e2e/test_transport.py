@@ -110,6 +110,18 @@ async def test_reflection_lists_and_describes_the_service(server: RunningServer)
     assert "stream .powercontext.memory.v1.ChangesResponse" in described
     source = await _grpcurl("-plaintext", address, "describe", "powercontext.memory.v1.Source")
     assert ".google.protobuf.Timestamp created_at = 8;" in source
+    # The contract's comments come along: describe explains each field.
+    search = await _grpcurl(
+        "-plaintext", address, "describe", "powercontext.memory.v1.SearchRequest"
+    )
+    assert "// Memories to search (at least one; duplicates removed), each at its head" in search
+    assert "repeated .powercontext.memory.v1.ArtifactRef memories = 2;" in search
+    method = await _grpcurl("-plaintext", address, "describe", f"{SERVICE_NAME}.Search")
+    assert "// Searches the active entries of the given memories at their heads" in method
+    health = await _grpcurl("-plaintext", address, "describe", "grpc.health.v1.Health")
+    assert "rpc Check ( .grpc.health.v1.HealthCheckRequest )" in health
+    with pytest.raises(AssertionError, match="Symbol not found"):
+        await _grpcurl("-plaintext", address, "describe", "powercontext.memory.v1.NoSuchThing")
 
 
 async def test_capabilities(stub: Stub) -> None:
@@ -256,6 +268,11 @@ async def test_remember_revise_and_auto_search(stub: Stub) -> None:
     assert found.mode == types.SEARCH_MODE_FTS  # AUTO without embeddings runs full text
     assert found.fallback_reason
     assert [h.entry_version_id for h in found.hits] == [result.entry_version_id]
+    assert list(found.memories) == [revised.memory]
+    # Revision 0 searches whatever the head is, and the answer says which revision that was.
+    at_head = types.ArtifactRef(artifact_id=revised.memory.artifact_id)
+    now = await stub.Search(pb.SearchRequest(query="ruff", memories=[at_head]))
+    assert list(now.memories) == [revised.memory] and now.hits == found.hits
 
 
 # -- error mapping over the wire ----------------------------------------------------------------

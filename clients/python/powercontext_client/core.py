@@ -666,7 +666,8 @@ class ClientCore:
         min_score: float | None = None,
         timeout: float | None = _UNSET,
     ) -> pb.SearchResponse:
-        """Search the active entries of the given HEAD revisions (0 limit: the server's 8),
+        """Search the active entries of the given memories at their heads (a ref of revision 0:
+        the head now; the response's `memories` names the revision searched; 0 limit: 8),
         only those of `kinds` and carrying `tags` (all, or any with TAG_MATCH_ANY), dropping
         hits that score below `min_score`."""
         request = pb.SearchRequest(

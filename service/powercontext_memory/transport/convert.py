@@ -564,7 +564,8 @@ def search_response(result: SearchResult) -> pb.SearchResponse:
     response = pb.SearchResponse(
         mode=SEARCH_MODES.to_pb(result.mode), fallback_reason=result.fallback_reason
     )
-    refs: dict[ArtifactRef, types.ArtifactRef] = {}
+    refs = {ref: artifact_ref_pb(ref) for ref in result.memories}
+    response.memories.extend(refs.values())
     add = response.hits.add
     for hit in result.hits:
         ref = refs.get(hit.memory_ref)

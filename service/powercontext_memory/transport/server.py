@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
@@ -19,6 +19,7 @@ from .auth import Authenticator, AuthInterceptor
 from .interceptor import CallActivity, CallTracer, ObservingInterceptor
 from .metrics import PrometheusMetrics
 from .metrics_endpoint import MetricsEndpoint
+from .reflection import CommentedReflection
 from .servicer import MemoryServicer
 from .tls import ServerTls
 
@@ -99,8 +100,9 @@ def build_server(
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if reflection_mode != "off":
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        names = (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)
+        reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
+            CommentedReflection(names), server
         )
     return server, health_servicer
 

@@ -605,6 +605,11 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "fallbackReason": {
                       "type": "string",
                       "id": 3
+                    },
+                    "memories": {
+                      "rule": "repeated",
+                      "type": "ArtifactRef",
+                      "id": 4
                     }
                   }
                 },

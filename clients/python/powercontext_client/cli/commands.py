@@ -203,10 +203,9 @@ async def get(client: AsyncClient, args: argparse.Namespace, printer: Printer) -
 
 
 async def search(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
-    memories = [m if m.revision else await client.head(m.artifact_id) for m in args.memory]
     response = await client.search(
         args.query,
-        memories,
+        args.memory,  # a memory without @REVISION is searched at its head (revision 0)
         limit=args.limit,
         mode=SEARCH_MODES[args.mode],
         kinds=args.kind,

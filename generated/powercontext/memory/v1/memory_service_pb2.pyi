@@ -303,14 +303,16 @@ class SearchRequest(_message.Message):
     def __init__(self, query: _Optional[str] = ..., memories: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ..., limit: _Optional[int] = ..., mode: _Optional[_Union[_types_pb2.SearchMode, str]] = ..., kinds: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_match: _Optional[_Union[_types_pb2.TagMatch, str]] = ..., min_score: _Optional[float] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
-    __slots__ = ("hits", "mode", "fallback_reason")
+    __slots__ = ("hits", "mode", "fallback_reason", "memories")
     HITS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     FALLBACK_REASON_FIELD_NUMBER: _ClassVar[int]
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
     hits: _containers.RepeatedCompositeFieldContainer[_types_pb2.Hit]
     mode: _types_pb2.SearchMode
     fallback_reason: str
-    def __init__(self, hits: _Optional[_Iterable[_Union[_types_pb2.Hit, _Mapping]]] = ..., mode: _Optional[_Union[_types_pb2.SearchMode, str]] = ..., fallback_reason: _Optional[str] = ...) -> None: ...
+    memories: _containers.RepeatedCompositeFieldContainer[_types_pb2.ArtifactRef]
+    def __init__(self, hits: _Optional[_Iterable[_Union[_types_pb2.Hit, _Mapping]]] = ..., mode: _Optional[_Union[_types_pb2.SearchMode, str]] = ..., fallback_reason: _Optional[str] = ..., memories: _Optional[_Iterable[_Union[_types_pb2.ArtifactRef, _Mapping]]] = ...) -> None: ...
 
 class ExpandRequest(_message.Message):
     __slots__ = ("citations",)

@@ -201,7 +201,7 @@ class MemoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Search(self, request, context):
-        """Searches the active entries of the given head revisions.
+        """Searches the active entries of the given memories at their heads (revision 0: the head now).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

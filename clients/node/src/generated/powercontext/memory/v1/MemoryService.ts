@@ -301,14 +301,14 @@ export interface MemoryServiceClient extends grpc.Client {
   restore(argument: _powercontext_memory_v1_RestoreRequest, callback: grpc.requestCallback<_powercontext_memory_v1_RestoreResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * Searches the active entries of the given head revisions.
+   * Searches the active entries of the given memories at their heads (revision 0: the head now).
    */
   Search(argument: _powercontext_memory_v1_SearchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
   Search(argument: _powercontext_memory_v1_SearchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
   Search(argument: _powercontext_memory_v1_SearchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
   Search(argument: _powercontext_memory_v1_SearchRequest, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * Searches the active entries of the given head revisions.
+   * Searches the active entries of the given memories at their heads (revision 0: the head now).
    */
   search(argument: _powercontext_memory_v1_SearchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
   search(argument: _powercontext_memory_v1_SearchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
@@ -430,7 +430,7 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
   Restore: grpc.handleUnaryCall<_powercontext_memory_v1_RestoreRequest__Output, _powercontext_memory_v1_RestoreResponse>;
   
   /**
-   * Searches the active entries of the given head revisions.
+   * Searches the active entries of the given memories at their heads (revision 0: the head now).
    */
   Search: grpc.handleUnaryCall<_powercontext_memory_v1_SearchRequest__Output, _powercontext_memory_v1_SearchResponse>;
   

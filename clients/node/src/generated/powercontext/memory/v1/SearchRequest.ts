@@ -10,7 +10,8 @@ export interface SearchRequest {
    */
   'query'?: (string);
   /**
-   * Head revisions to search (at least one; duplicates removed). A non-head revision is refused.
+   * Memories to search (at least one; duplicates removed), each at its head: revision 0 means
+   * whatever the head is now (the response names it); any other revision must be the head.
    */
   'memories'?: (_powercontext_memory_v1_ArtifactRef)[];
   /**
@@ -41,7 +42,8 @@ export interface SearchRequest__Output {
    */
   'query': (string);
   /**
-   * Head revisions to search (at least one; duplicates removed). A non-head revision is refused.
+   * Memories to search (at least one; duplicates removed), each at its head: revision 0 means
+   * whatever the head is now (the response names it); any other revision must be the head.
    */
   'memories': (_powercontext_memory_v1_ArtifactRef__Output)[];
   /**

@@ -2,6 +2,7 @@
 
 import type { Hit as _powercontext_memory_v1_Hit, Hit__Output as _powercontext_memory_v1_Hit__Output } from '../../../powercontext/memory/v1/Hit';
 import type { SearchMode as _powercontext_memory_v1_SearchMode, SearchMode__Output as _powercontext_memory_v1_SearchMode__Output } from '../../../powercontext/memory/v1/SearchMode';
+import type { ArtifactRef as _powercontext_memory_v1_ArtifactRef, ArtifactRef__Output as _powercontext_memory_v1_ArtifactRef__Output } from '../../../powercontext/memory/v1/ArtifactRef';
 
 export interface SearchResponse {
   'hits'?: (_powercontext_memory_v1_Hit)[];
@@ -13,6 +14,10 @@ export interface SearchResponse {
    * Why AUTO did not run hybrid, when it did not.
    */
   'fallbackReason'?: (string);
+  /**
+   * The head revision searched of each requested memory, in request order (duplicates removed).
+   */
+  'memories'?: (_powercontext_memory_v1_ArtifactRef)[];
 }
 
 export interface SearchResponse__Output {
@@ -25,4 +30,8 @@ export interface SearchResponse__Output {
    * Why AUTO did not run hybrid, when it did not.
    */
   'fallbackReason': (string);
+  /**
+   * The head revision searched of each requested memory, in request order (duplicates removed).
+   */
+  'memories': (_powercontext_memory_v1_ArtifactRef__Output)[];
 }

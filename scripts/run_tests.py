@@ -1,0 +1,76 @@
+"""`make test`'s run: the OceanBase half of pytest, the rest of it and the Node client's tests,
+side by side (each mostly waits on servers and seekdb), each one's output shown whole as it ends.
+
+Usage: python scripts/run_tests.py [PYTEST ARGS...] (extra arguments go to both pytest runs).
+Exits 1 when any of the three failed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = Path(sys.executable).parent
+
+
+@dataclass
+class Run:
+    name: str
+    process: subprocess.Popen[bytes]
+    output: IO[bytes]
+    started: float
+
+
+def suites(pytest_args: list[str]) -> list[tuple[str, list[str], Path, dict[str, str]]]:
+    pytest = [sys.executable, "-m", "pytest", "-q", *pytest_args]
+    node_env = {**os.environ, "POWERCONTEXT_SERVER_COMMAND": str(SCRIPTS / "powercontext-memory")}
+    return [
+        ("pytest -m oceanbase", [*pytest, "-m", "oceanbase"], ROOT, dict(os.environ)),
+        ('pytest -m "not oceanbase"', [*pytest, "-m", "not oceanbase"], ROOT, dict(os.environ)),
+        ("npm test (clients/node)", ["npm", "test"], ROOT / "clients" / "node", node_env),
+    ]
+
+
+def main(pytest_args: list[str]) -> int:
+    failed = []
+    with contextlib.ExitStack() as stack:
+        runs = []
+        for name, command, cwd, env in suites(pytest_args):
+            output = stack.enter_context(tempfile.TemporaryFile())
+            process = subprocess.Popen(command, cwd=cwd, env=env, stdout=output, stderr=output)
+            stack.callback(_stop, process)  # Ctrl-C or a crash here must not leave it running
+            runs.append(Run(name, process, output, time.monotonic()))
+        while runs:
+            for run in [r for r in runs if r.process.poll() is not None]:
+                runs.remove(run)
+                seconds = time.monotonic() - run.started
+                code = run.process.returncode
+                print(f"--- {run.name}: exit {code} after {seconds:.0f} s", flush=True)
+                run.output.seek(0)
+                sys.stdout.buffer.write(run.output.read())
+                sys.stdout.flush()
+                if code != 0:
+                    failed.append(run.name)
+            time.sleep(0.2)
+    if failed:
+        print(f"--- FAILED: {', '.join(failed)}", flush=True)
+        return 1
+    return 0
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        process.wait()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
