@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import grpc
 from google.protobuf import descriptor_pb2
+from google.rpc import error_details_pb2  # noqa: F401  (error_details.proto in the default pool)
 from grpc_health.v1 import health_pb2  # noqa: F401  (puts health.proto into the default pool)
 from grpc_reflection.v1alpha import reflection_pb2 as rpb
 
@@ -25,7 +26,7 @@ def comments(file: descriptor_pb2.FileDescriptorProto) -> str:
     return "".join(location.leading_comments for location in file.source_code_info.location)
 
 
-def ask(**request: str) -> rpb.ServerReflectionResponse:
+def ask(**request: object) -> rpb.ServerReflectionResponse:
     servicer = CommentedReflection([SERVICE, "grpc.health.v1.Health"])
     return servicer._answer(rpb.ServerReflectionRequest(**request))  # type: ignore[arg-type]
 
@@ -57,11 +58,23 @@ def test_other_services_come_from_the_default_pool() -> None:
     assert [f.name for f in found.values()] == ["grpc_health/v1/health.proto"]
 
 
+def test_known_messages_have_no_extensions() -> None:
+    """grpcurl asks this before it decodes a message, e.g. an error's ErrorInfo details."""
+    for name in ("powercontext.memory.v1.SearchRequest", "google.rpc.ErrorInfo"):
+        answer = ask(all_extension_numbers_of_type=name).all_extension_numbers_response
+        assert (answer.base_type_name, list(answer.extension_number)) == (name, [])
+
+
 def test_unknown_names_are_not_found() -> None:
     for request in (
         {"file_containing_symbol": "powercontext.memory.v1.NoSuchThing"},
         {"file_by_filename": "no/such.proto"},
-        {"all_extension_numbers_of_type": "powercontext.memory.v1.SearchRequest"},
+        {"all_extension_numbers_of_type": "powercontext.memory.v1.NoSuchThing"},
+        {
+            "file_containing_extension": rpb.ExtensionRequest(
+                containing_type="powercontext.memory.v1.SearchRequest", extension_number=100
+            )
+        },
     ):
         error = ask(**request).error_response
         assert error.error_code == grpc.StatusCode.NOT_FOUND.value[0], request

@@ -23,7 +23,20 @@ DESCRIPTOR_SET = ("powercontext.memory.v1", "descriptor_set.binpb")
 def contract_files() -> dict[str, descriptor_pb2.FileDescriptorProto]:
     """The contract's files (and what they import) by name, comments included."""
     data = resources.files(DESCRIPTOR_SET[0]).joinpath(DESCRIPTOR_SET[1]).read_bytes()
-    return {f.name: f for f in descriptor_pb2.FileDescriptorSet.FromString(data).file}
+    files = descriptor_pb2.FileDescriptorSet.FromString(data).file
+    for file in files:
+        _without_json_names(file.message_type)
+    return {f.name: f for f in files}
+
+
+def _without_json_names(messages: Iterable[descriptor_pb2.DescriptorProto]) -> None:
+    """protoc writes each field's camelCase json_name into a descriptor set, the generated
+    modules do not; reflection clients (grpcurl) then print JSON with the .proto's own field
+    names, as they did before comments were served, and as the documentation shows."""
+    for message in messages:
+        for field in message.field:
+            field.ClearField("json_name")
+        _without_json_names(message.nested_type)
 
 
 def _symbols(file: descriptor_pb2.FileDescriptorProto) -> Iterable[str]:
@@ -83,8 +96,26 @@ class CommentedReflection(reflection_pb2_grpc.ServerReflectionServicer):
                 except KeyError:
                     return _not_found(request, f"no symbol {symbol}")
             return self._files_response(request, name)
-        # The contract defines no extensions; asking for them is answered as not found.
-        return _not_found(request, f"{asked}: no extensions are defined")
+        if asked == "all_extension_numbers_of_type":
+            return self._extension_numbers(request, request.all_extension_numbers_of_type)
+        return _not_found(request, f"{asked}: no such extension")  # the contract defines none
+
+    def _extension_numbers(
+        self, request: rpb.ServerReflectionRequest, type_name: str
+    ) -> rpb.ServerReflectionResponse:
+        """A known message's extension numbers: none in the contract; clients (grpcurl) ask
+        before they decode a message, such as the ErrorInfo in an error's details."""
+        numbers: list[int] = []
+        if type_name not in self._by_symbol:
+            try:
+                message = self._pool.FindMessageTypeByName(type_name)
+            except KeyError:
+                return _not_found(request, f"no message {type_name}")
+            numbers = sorted(e.number for e in self._pool.FindAllExtensions(message))
+        found = rpb.ExtensionNumberResponse(base_type_name=type_name, extension_number=numbers)
+        return rpb.ServerReflectionResponse(
+            original_request=request, all_extension_numbers_response=found
+        )
 
     def _files_response(
         self, request: rpb.ServerReflectionRequest, name: str
