@@ -11,7 +11,8 @@ import grpc
 import pytest
 
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
-from powercontext_memory.app import open_service
+from powercontext_memory.serving.config import ServeConfig
+from powercontext_memory.serving.model import open_configured
 from powercontext_memory.transport.server import RunningServer, start_server
 
 PROGRESS_INTERVAL = 0.2
@@ -20,8 +21,14 @@ PROGRESS_INTERVAL = 0.2
 @contextlib.asynccontextmanager
 async def running_server(database: Path, **start_options: Any) -> AsyncIterator[RunningServer]:
     """A server on 127.0.0.1:0 over `database`, started with `start_options`, always stopped."""
-    service = await open_service(database, progress_interval=PROGRESS_INTERVAL)
-    running = await start_server(service, "127.0.0.1:0", **start_options)
+    config = ServeConfig(
+        database=str(database),
+        listen="127.0.0.1:0",
+        embedding="none",
+        progress_interval=PROGRESS_INTERVAL,
+    )
+    service = await open_configured(config, progress_interval=config.progress_interval)
+    running = await start_server(service, config.listen, **start_options)
     try:
         yield running
     finally:

@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..app import DEFAULT_DATABASE
 from ..arguments import boolean
@@ -22,6 +23,25 @@ class Command:
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+
+
+def env_option(
+    parser: argparse.ArgumentParser,
+    flag: str,
+    env: str,
+    default: str | float,
+    help: str,
+    **options: Any,
+) -> None:
+    """An option defaulting to the environment variable `env`, else to `default`; its help
+    names both, so `--help` is the one place an operator looks."""
+    shown = f"{default:g}" if isinstance(default, float) else str(default)
+    parser.add_argument(
+        flag,
+        default=os.environ.get(env, str(default)),
+        help=f"{help} (env {env}, default {shown})",
+        **options,
+    )
 
 
 def log_format(text: str) -> str:

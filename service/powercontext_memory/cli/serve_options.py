@@ -9,7 +9,7 @@ import os
 from ..arguments import positive_float, positive_int
 from ..embedding.factory import AUTO
 from ..serving.config import ServeConfig
-from .command import ENV_DATABASE, choice, log_format, metrics_address, switch
+from .command import ENV_DATABASE, choice, env_option, log_format, metrics_address, switch
 from .embedding_options import embedding_arguments
 
 DEFAULTS = ServeConfig()
@@ -36,35 +36,39 @@ ENV_IDLE_EXIT = "POWERCONTEXT_IDLE_EXIT"
 
 def serve_arguments(parser: argparse.ArgumentParser) -> None:
     # Env vars are read here, at parse time, so a test or a wrapper can set them per run.
-    parser.add_argument(
+    env_option(
+        parser,
         "--listen",
-        default=os.environ.get(ENV_LISTEN, DEFAULTS.listen),
-        help=f"HOST:PORT to listen on; port 0 picks a free one (env {ENV_LISTEN}, "
-        f"default {DEFAULTS.listen})",
+        ENV_LISTEN,
+        DEFAULTS.listen,
+        "HOST:PORT to listen on; port 0 picks a free one",
     )
-    parser.add_argument(
+    env_option(
+        parser,
         "--database",
-        default=os.environ.get(ENV_DATABASE, DEFAULTS.database),
-        help="SQLite database file, created if missing, or an OceanBase DSN "
-        "oceanbase://USER@HOST:PORT/DATABASE (password in POWERCONTEXT_OCEANBASE_PASSWORD) "
-        f"(env {ENV_DATABASE}, default {DEFAULTS.database})",
+        ENV_DATABASE,
+        DEFAULTS.database,
+        "SQLite database file, created if missing, or an OceanBase DSN "
+        "oceanbase://USER@HOST:PORT/DATABASE (password in POWERCONTEXT_OCEANBASE_PASSWORD)",
     )
-    parser.add_argument(
+    env_option(
+        parser,
         "--progress-interval",
+        ENV_PROGRESS_INTERVAL,
+        DEFAULTS.progress_interval,
+        "idle time before a follow stream gets a ChangesProgress",
         type=positive_float,
-        default=os.environ.get(ENV_PROGRESS_INTERVAL, str(DEFAULTS.progress_interval)),
         metavar="SECONDS",
-        help="idle time before a follow stream gets a ChangesProgress "
-        f"(env {ENV_PROGRESS_INTERVAL}, default {DEFAULTS.progress_interval:g})",
     )
-    parser.add_argument(
+    env_option(
+        parser,
         "--workers",
+        ENV_WORKERS,
+        DEFAULTS.workers,
+        "server processes sharing the port (SO_REUSEPORT), each with its own connections, "
+        "caches and model; --metrics-listen PORT: worker i serves metrics on PORT+i",
         type=positive_int,
-        default=os.environ.get(ENV_WORKERS, "1"),
         metavar="N",
-        help="server processes sharing the port (SO_REUSEPORT), each with its own connections, "
-        "caches and model; --metrics-listen PORT: worker i serves metrics on PORT+i "
-        f"(env {ENV_WORKERS}, default 1)",
     )
     # Set by the supervisor of --workers N on each worker it starts (serving/workers.py).
     parser.add_argument("--worker-index", type=int, default=None, help=argparse.SUPPRESS)
@@ -96,30 +100,34 @@ def extractor_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def limits_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+    env_option(
+        parser,
         "--database-timeout",
+        ENV_DATABASE_TIMEOUT,
+        DEFAULTS.database_timeout,
+        "bound on each database call, lock and connection wait: past it the call fails "
+        "with UNAVAILABLE (DATABASE_TIMEOUT) and its connection is discarded",
         type=positive_float,
-        default=os.environ.get(ENV_DATABASE_TIMEOUT, str(DEFAULTS.database_timeout)),
         metavar="SECONDS",
-        help="bound on each database call, lock and connection wait: past it the call fails "
-        "with UNAVAILABLE (DATABASE_TIMEOUT) and its connection is discarded "
-        f"(env {ENV_DATABASE_TIMEOUT}, default {DEFAULTS.database_timeout:g})",
     )
-    parser.add_argument(
+    env_option(
+        parser,
         "--max-streams",
+        ENV_MAX_STREAMS,
+        DEFAULTS.max_streams,
+        "open Changes streams the server accepts in all; more get RESOURCE_EXHAUSTED "
+        "(TOO_MANY_STREAMS)",
         type=positive_int,
-        default=os.environ.get(ENV_MAX_STREAMS, str(DEFAULTS.max_streams)),
         metavar="N",
-        help="open Changes streams the server accepts in all; more get RESOURCE_EXHAUSTED "
-        f"(TOO_MANY_STREAMS) (env {ENV_MAX_STREAMS}, default {DEFAULTS.max_streams})",
     )
-    parser.add_argument(
+    env_option(
+        parser,
         "--max-streams-per-caller",
+        ENV_MAX_STREAMS_PER_CALLER,
+        DEFAULTS.max_streams_per_caller,
+        "open Changes streams per token (without auth: for all callers together)",
         type=positive_int,
-        default=os.environ.get(ENV_MAX_STREAMS_PER_CALLER, str(DEFAULTS.max_streams_per_caller)),
         metavar="N",
-        help="open Changes streams per token (without auth: for all callers together) "
-        f"(env {ENV_MAX_STREAMS_PER_CALLER}, default {DEFAULTS.max_streams_per_caller})",
     )
 
 
