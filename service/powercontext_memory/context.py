@@ -96,6 +96,7 @@ class ContextPreparation:
     async def prepare(
         self, memories: Sequence[ArtifactRef], query: str, budget_bytes: int
     ) -> PreparedContext:
+        """The block of active entries for an agent's next task."""
         check_memories(memories)
         query = check_query(query)
         budget = check_budget(budget_bytes)

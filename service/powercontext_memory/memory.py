@@ -16,34 +16,26 @@ from collections.abc import AsyncGenerator, Sequence
 
 from . import follow, listing
 from .api import (
-    NO_FILTER,
     Capabilities,
     EntryFilter,
     EntryInput,
     EntryPage,
     EntryStatus,
-    ExpandedEntry,
     MemoryView,
-    MergeResult,
     RecallManifestPage,
     RememberMode,
-    RestoreOperation,
-    RestorePreview,
-    RestoreResult,
     RevisionChanges,
-    SearchMode,
-    SearchResult,
     WriteResult,
 )
 from .backends.codec import source_record_hash
 from .backends.database import DatabaseMemoryBackend
 from .candidates import CandidatePipeline
-from .context import ContextPreparation, PreparedContext
+from .context import ContextPreparation
 from .domain import lifecycle, validation
 from .domain.errors import InvalidArgumentError, NotFoundError
 from .domain.idempotency import IdempotencyKey
 from .domain.lifecycle import EntryRef, OrganizeStep
-from .domain.models import ArtifactRef, Citation, Source, SourceRef
+from .domain.models import ArtifactRef, Source, SourceRef
 from .embedder import Embedder, Vector
 from .embedding.port import EmbeddingModel
 from .entry_writes import EntryWrites
@@ -102,6 +94,14 @@ class MemoryService:
         # Merge, Restore, UndoMerge, PreviewRestore (merge_operations.py sets preview expiry).
         self.merging = MergeOperations(backend, self.writes, self.signer)
         self.context = ContextPreparation(backend, self.searcher, query_vectors)
+        # Calls the front hands on as they are, each declared once where it is done.
+        self.search = self.searches.search
+        self.expand = self.searches.expand
+        self.prepare_context = self.context.prepare
+        self.merge = self.merging.merge
+        self.restore = self.merging.restore
+        self.undo_merge = self.merging.undo_merge
+        self.preview_restore = self.merging.preview_restore
 
     @property
     def embedding(self) -> EmbeddingModel | None:
@@ -228,43 +228,6 @@ class MemoryService:
             "organize", idempotency_key, self.entry_writes.organize, memory, steps
         )
 
-    # -- merge and restore (merge_operations.py) ------------------------------------------------
-
-    async def merge(
-        self,
-        memory: ArtifactRef,
-        inputs: Sequence[EntryRef],
-        result: EntryInput,
-        reason: str | None,
-    ) -> MergeResult:
-        """Fold active entries into one new entry (result.sources/artifacts: the operation's
-        evidence; result.target must be None)."""
-        return await self.merging.merge(memory, inputs, result, reason)
-
-    async def restore(
-        self,
-        memory: ArtifactRef,
-        entry_id: str,
-        entry_version_id: str | None,
-        preview_token: str,
-        reason: str | None,
-    ) -> RestoreResult:
-        return await self.merging.restore(memory, entry_id, entry_version_id, preview_token, reason)
-
-    async def undo_merge(
-        self, memory: ArtifactRef, entry_id: str, preview_token: str, reason: str | None
-    ) -> RestoreResult:
-        return await self.merging.undo_merge(memory, entry_id, preview_token, reason)
-
-    async def preview_restore(
-        self,
-        memory: ArtifactRef,
-        operation: RestoreOperation,
-        entry_id: str,
-        entry_version_id: str | None,
-    ) -> RestorePreview:
-        return await self.merging.preview_restore(memory, operation, entry_id, entry_version_id)
-
     # -- reads ----------------------------------------------------------------------------------
 
     async def get_memory(self, memory: ArtifactRef, *, metadata_only: bool = False) -> MemoryView:
@@ -366,33 +329,6 @@ class MemoryService:
     async def _read_changes(self, artifact_id: str, first: int, last: int) -> list[RevisionChanges]:
         async with self.backend.read() as session:
             return await session.changes(artifact_id, first, last)
-
-    # -- search, expand and context (search_requests.py, context.py) ----------------------------
-
-    async def search(
-        self,
-        query: str,
-        memories: Sequence[ArtifactRef],
-        limit: int,
-        mode: SearchMode,
-        *,
-        filters: EntryFilter = NO_FILTER,
-        min_score: float | None = None,
-    ) -> SearchResult:
-        """`filters` (kinds, tags) apply inside each channel's candidate query, before the
-        limit; `min_score` drops fused hits scoring below it."""
-        return await self.searches.search(
-            query, memories, limit, mode, filters=filters, min_score=min_score
-        )
-
-    async def expand(self, citations: Sequence[Citation]) -> list[ExpandedEntry]:
-        return await self.searches.expand(citations)
-
-    async def prepare_context(
-        self, memories: Sequence[ArtifactRef], query: str, budget_bytes: int
-    ) -> PreparedContext:
-        """The block of active entries for an agent's next task (context.py)."""
-        return await self.context.prepare(memories, query, budget_bytes)
 
 
 async def embed_checked(

@@ -82,6 +82,8 @@ class MergeOperations:
         result: EntryInput,
         reason: str | None,
     ) -> MergeResult:
+        """Fold active entries into one new entry (result.sources/artifacts: the operation's
+        evidence; result.target must be None)."""
         require_memory_ref("memory", memory)
         if len(inputs) > validation.MAX_ENTRIES_PER_REQUEST:
             raise InvalidArgumentError(
