@@ -25,7 +25,6 @@ client adds to the raw stub:
 from __future__ import annotations
 
 import inspect
-import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeAlias, TypeVar
@@ -36,8 +35,10 @@ from grpc_health.v1 import health_pb2
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
-from .attempts import Attempts, never
+from .attempts import never
+from .call_core import _UNSET, READ_ATTEMPTS
 from .config import ClientConfig
+from .curation_calls import CurationCalls
 from .errors import (
     DeadlineExceeded,
     InternalError,
@@ -48,8 +49,7 @@ from .errors import (
 )
 from .reconnects import OnReconnect, Reconnects
 from .requests import as_ref, ref
-from .retry import Backoff
-from .transport import OPENED, Transport
+from .transport import OPENED
 
 T = TypeVar("T")
 
@@ -69,22 +69,16 @@ _WRITE_METHODS: dict[type[Any], str] = {
     pb.ReactivateRequest: "Reactivate",
     pb.OrganizeRequest: "Organize",
 }
-READ_ATTEMPTS = 4
 # A write whose answer was lost is re-sent with its request id at most this many times in all;
 # each attempt has the call's whole timeout (the one that timed out had used it up).
 WRITE_ATTEMPTS = 4
 UPDATE_ATTEMPTS = 8
 FOLLOW_RECONNECT_SECONDS = 60.0
-_UNSET: Any = object()
 
 
 def _lost(error: PowerContextError) -> bool:
     """A write's answer that may have been lost after it committed."""
     return isinstance(error, Unavailable | DeadlineExceeded)
-
-
-def _remaining(deadline: float | None) -> float | None:
-    return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
 def new_request_id() -> str:
@@ -98,75 +92,8 @@ def resolve_config(endpoint: str | None, config: ClientConfig | None) -> ClientC
     return config or ClientConfig.from_env(endpoint=endpoint)
 
 
-class ClientCore:
+class ClientCore(CurationCalls):
     """The calls, over a transport; AsyncClient and Client are its two faces."""
-
-    def __init__(self, config: ClientConfig, transport: Transport, backoff: Backoff | None) -> None:
-        self.config = config
-        self.stub = transport.stub  # the raw generated stub, for anything not wrapped here
-        self._transport = transport
-        self._metadata = config.call_metadata()
-        self._backoff = backoff or Backoff()
-
-    async def close(self) -> None:
-        await self._transport.close()
-
-    # -- the call machinery ---------------------------------------------------------------------
-
-    def _deadline(self, timeout: float | None) -> float | None:
-        seconds = self.config.timeout if timeout is _UNSET else timeout
-        return None if seconds is None else time.monotonic() + seconds
-
-    def _attempts(
-        self,
-        *,
-        attempts: int,
-        again: Callable[[PowerContextError], bool],
-        deadline: float | None,
-        connect: bool = True,
-    ) -> Attempts:
-        window = self.config.connect_timeout if connect else 0.0
-        return Attempts(
-            self.config.endpoint,
-            window,
-            self._backoff.delays(),
-            attempts=attempts,
-            again=again,
-            deadline=deadline,
-        )
-
-    async def _send(
-        self,
-        send: Callable[[float | None], Awaitable[T]],
-        attempts: Attempts,
-        deadline: float | None,
-    ) -> T:
-        """`send(seconds)` until it succeeds or `attempts` raises; each send gets what is left
-        of the call's deadline."""
-        while True:
-            try:
-                return await send(_remaining(deadline))
-            except grpc.RpcError as rpc_error:
-                pause = attempts.pause(rpc_error)
-            await self._transport.sleep(pause)
-
-    async def _call(self, method: Any, request: Any, *, timeout: float | None, read: bool) -> Any:
-        """One unary call. A read is sent again after a retryable failure (errors.retryable)
-        while its deadline allows; any call is sent again while it reaches no server, for the
-        connect window (attempts.py)."""
-
-        async def send(seconds: float | None) -> Any:
-            return await self._transport.unary(
-                method, request, timeout=seconds, metadata=self._metadata
-            )
-
-        deadline = self._deadline(timeout)
-        attempts = self._attempts(
-            attempts=READ_ATTEMPTS if read else 1,
-            again=retryable if read else never,
-            deadline=deadline,
-        )
-        return await self._send(send, attempts, deadline)
 
     # -- sources --------------------------------------------------------------------------------
 
@@ -344,77 +271,6 @@ class ClientCore:
             await self._transport.sleep(next(delays))
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    # -- merge and restore (not idempotent: never sent again once a server may have seen them) --
-
-    async def merge(
-        self,
-        memory: types.ArtifactRef,
-        inputs: Iterable[types.EntryRef],
-        text: str,
-        *,
-        kind: str,
-        description: str | None = None,
-        tags: Iterable[str] = (),
-        sources: Iterable[types.SourceRef] = (),
-        artifacts: Iterable[types.ArtifactRef] = (),
-        reason: str | None = None,
-        timeout: float | None = _UNSET,
-    ) -> pb.MergeResponse:
-        """Fold two or more active entries (their current versions) of the head `memory` into
-        one new entry with `text`; they become merged. Tags default to the union of theirs;
-        `sources` / `artifacts` are the operation's evidence besides the inputs' own."""
-        request = pb.MergeRequest(
-            memory=memory,
-            inputs=inputs,
-            kind=kind,
-            text=text,
-            description=description,
-            tags=tags,
-            sources=sources,
-            artifacts=artifacts,
-            reason=reason,
-        )
-        return await self._call(self.stub.Merge, request, timeout=timeout, read=False)
-
-    async def restore(
-        self,
-        memory: types.ArtifactRef,
-        entry_id: str,
-        *,
-        entry_version_id: str = "",
-        preview_token: str = "",
-        reason: str | None = None,
-        timeout: float | None = _UNSET,
-    ) -> pb.RestoreResponse:
-        """Bring an entry back: reactivate a forgotten one, undo the merges that froze a merged
-        one; `entry_version_id` restores that historical version as a new version. With the
-        `preview_token` of preview_restore(), `memory` may be revision 0 and the write applies
-        only if nothing relevant changed since the preview (else RevisionConflict,
-        reason PREVIEW_STALE)."""
-        request = pb.RestoreRequest(
-            memory=memory,
-            entry_id=entry_id,
-            entry_version_id=entry_version_id,
-            preview_token=preview_token,
-            reason=reason,
-        )
-        return await self._call(self.stub.Restore, request, timeout=timeout, read=False)
-
-    async def undo_merge(
-        self,
-        memory: types.ArtifactRef,
-        entry_id: str,
-        *,
-        preview_token: str = "",
-        reason: str | None = None,
-        timeout: float | None = _UNSET,
-    ) -> pb.UndoMergeResponse:
-        """Undo the merge that produced `entry_id` (and the later merges that froze it)."""
-        request = pb.UndoMergeRequest(
-            memory=memory, entry_id=entry_id, preview_token=preview_token, reason=reason
-        )
-        return await self._call(self.stub.UndoMerge, request, timeout=timeout, read=False)
-
     # -- reads (retried on UNAVAILABLE) ---------------------------------------------------------
 
     async def get_memory(
@@ -542,26 +398,6 @@ class ClientCore:
             token = page.next_page_token
             if not token:
                 return
-
-    async def preview_restore(
-        self,
-        memory: str | types.ArtifactRef,
-        entry_id: str,
-        *,
-        operation: types.RestoreOperation = types.RESTORE_OPERATION_RESTORE,
-        entry_version_id: str = "",
-        timeout: float | None = _UNSET,
-    ) -> pb.PreviewRestoreResponse:
-        """What restore() (or, with RESTORE_OPERATION_UNDO_MERGE, undo_merge()) would do at
-        the head, and a signed token that applies exactly that until it expires. Writes
-        nothing."""
-        request = pb.PreviewRestoreRequest(
-            memory=as_ref(memory),
-            operation=operation,
-            entry_id=entry_id,
-            entry_version_id=entry_version_id,
-        )
-        return await self._call(self.stub.PreviewRestore, request, timeout=timeout, read=True)
 
     async def head(self, memory_id: str, *, timeout: float | None = _UNSET) -> types.ArtifactRef:
         """The memory's current head revision (what writes and searches are based on)."""

@@ -20,7 +20,7 @@ from ..api import RevisionChanges
 from ..follow import Progress
 from ..memory import MemoryService
 from ..security.caller import current_caller
-from . import convert
+from . import convert, convert_curation
 from .errors import grpc_errors
 from .fingerprint import idempotency_key
 from .turns import WriteTurns
@@ -117,7 +117,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             convert.merge_result_input(request),
             convert.reason(request),
         )
-        return convert.merge_response(result)
+        return convert_curation.merge_response(result)
 
     @grpc_errors
     async def Restore(self, request: pb.RestoreRequest, context: Context) -> pb.RestoreResponse:
@@ -128,7 +128,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             request.preview_token,
             convert.reason(request),
         )
-        return convert.restore_response(result)
+        return convert_curation.restore_response(result)
 
     @grpc_errors
     async def UndoMerge(
@@ -140,7 +140,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             request.preview_token,
             convert.reason(request),
         )
-        return convert.undo_merge_response(result)
+        return convert_curation.undo_merge_response(result)
 
     # -- reads ----------------------------------------------------------------------------------
 
@@ -163,7 +163,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             request.page_token,
             convert.entry_filter(request),
         )
-        return convert.recall_manifest_response(page)
+        return convert_curation.recall_manifest_response(page)
 
     @grpc_errors
     async def ListEntries(
@@ -177,7 +177,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             convert.entry_filter(request),
             request.include_text,
         )
-        return convert.list_entries_response(page)
+        return convert_curation.list_entries_response(page)
 
     @grpc_errors
     async def PreviewRestore(
@@ -189,7 +189,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             request.entry_id,
             convert.entry_version_id(request),
         )
-        return convert.preview_restore_response(preview)
+        return convert_curation.preview_restore_response(preview)
 
     @grpc_errors
     async def Changes(self, request: pb.ChangesRequest, context: Context) -> None:
