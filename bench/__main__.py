@@ -180,6 +180,13 @@ def main() -> None:
         help="load generator processes of the throughput scenario (bench/load.py)",
     )
     parser.add_argument(
+        "--http-door-size",
+        type=int,
+        default=10_000,
+        help="entries of the Search over gRPC vs over the HTTP door scenario (bench/http_door.py, "
+        "SQLite only; 0 skips it)",
+    )
+    parser.add_argument(
         "--no-secrets",
         dest="secrets",
         action="store_false",
@@ -257,6 +264,10 @@ def main() -> None:
                         args.client_processes,
                     )
                 )
+            if backend == "sqlite" and args.http_door_size:
+                from .http_door import run_http_door
+
+                results[backend] += asyncio.run(run_http_door(args.http_door_size, args.searches))
             if backend == "sqlite" and args.history_revisions:
                 from .history import run_history
 

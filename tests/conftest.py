@@ -30,6 +30,7 @@ DIRECTORY_MARKS = {
     "e2e": ("spawn",),  # most start servers and CLIs; the in-process ones go with them
     "robustness": ("spawn",),  # real server processes, kill -9
     "hosts": ("hosts", "spawn"),  # the pinned host CLIs from tests/hosts/npm, our server, mocks
+    "browser": ("browser", "spawn"),  # Chromium on the web console, a server with its HTTP door
 }
 # Node id (or a prefix of one: a module, a class) -> markers, for tests that start a process or
 # seekdb in their own body.
@@ -37,6 +38,8 @@ SPAWNS: dict[str, tuple[str, ...]] = {
     # starts and stops a seekdb of its own
     "tests/conformance/test_oceanbase_adapter.py::"
     "test_an_unreachable_database_is_unavailable_not_internal": ("oceanbase", "spawn"),
+    # builds the image with podman and runs it (scripts/container.py)
+    "tests/e2e/test_container.py": ("container", "spawn"),
     # runs hadolint
     "tests/unit/test_dockerfile.py::test_hadolint_passes": ("spawn",),
     # runs the installed console scripts' --help
@@ -58,6 +61,7 @@ SPAWNS: dict[str, tuple[str, ...]] = {
 # Node id prefix -> why it is slow (several seconds or more on 2 cores; see --durations).
 SLOW: dict[str, str] = {
     "tests/e2e/test_wheel_install.py": "builds both wheels and installs them into three venvs",
+    "tests/e2e/test_container.py": "debootstraps a base, builds the image, runs it with podman",
     "tests/e2e/test_seekdb_script.py": "starts seekdb four times",
     "tests/conformance/test_oceanbase_plans.py": "loads MiniLM and seeds seekdb",
     "tests/conformance/test_oceanbase_fts.py::"

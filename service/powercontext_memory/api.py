@@ -207,3 +207,31 @@ class RestorePreview:
     would_change: bool
     preview_token: str
     expires_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySummary:
+    """One memory as ListMemories shows it: where it stands at the read."""
+
+    head: ArtifactRef
+    active_entries: int
+    inactive_entries: int
+    created_at_ms: int
+    changed_at_ms: int
+    last_operation: str
+    label: str = ""
+    label_version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPage:
+    memories: list[MemorySummary]
+    next_page_token: str  # "" on the last page
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryLabel:
+    memory_id: str
+    label: str
+    label_version: int
+    set_at_ms: int

@@ -42,6 +42,7 @@ from .entry_writes import EntryWrites
 from .extracting import CandidateExtraction
 from .follow import Progress
 from .listing import GET_MEMORY_MAX_BYTES, estimated_size
+from .memory_catalog import MemoryCatalog
 from .merge_operations import MergeOperations
 from .notifier import HeadWatcher
 from .observing.port import ServiceObserver
@@ -102,6 +103,10 @@ class MemoryService:
         self.restore = self.merging.restore
         self.undo_merge = self.merging.undo_merge
         self.preview_restore = self.merging.preview_restore
+        # ListMemories and SetMemoryLabel (memory_catalog.py).
+        self.catalog = MemoryCatalog(backend, self.signer)
+        self.list_memories = self.catalog.list_memories
+        self.set_memory_label = self.catalog.set_memory_label
 
     @property
     def embedding(self) -> EmbeddingModel | None:
@@ -280,7 +285,7 @@ class MemoryService:
         as the caller consumes them (DatabaseMemoryBackend.history), never all at once.
         """
         validation.require_id("memory.artifact_id", memory.artifact_id)
-        validation.require_revision("memory.revision", memory.revision, allow_head=follow)
+        validation.require_revision("memory.revision", memory.revision, allow_head=True)
         since_revision = checked_since_revision(memory, since)
         async with self.backend.read() as session:
             head = await session.head(memory.artifact_id)

@@ -62,8 +62,12 @@ async def test_changes_errors(service: MemoryService) -> None:
     with pytest.raises(InvalidArgumentError) as err:
         await service.changes(head, ArtifactRef("mem_art_" + "0" * 32, 1))
     assert err.value.reason == "CROSS_MEMORY_SINCE"
+    # Revision 0 reads up to the head now, and says which revision that is.
+    target, history = await service.changes(ArtifactRef(head.artifact_id, 0), 0)
+    assert target == head.revision
+    assert [c.ref async for c in history][-1] == head
     with pytest.raises(InvalidArgumentError):
-        await service.changes(ArtifactRef(head.artifact_id, 0), 0)  # 0 = head only with follow
+        await service.changes(ArtifactRef(head.artifact_id, -1), 0)
 
 
 async def test_changes_reads_no_entry_text(harness: Harness) -> None:

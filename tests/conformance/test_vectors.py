@@ -92,6 +92,7 @@ async def test_hybrid_lists_only_admitting_channels(vservice: MemoryService) -> 
     )
     top = result.hits[0]
     assert top.text == DEPLOY and top.matched_by == ("fts", "vector")
+    assert len(top.channel_ranks) == 2 and min(top.channel_ranks) >= 1
     assert top.score == pytest.approx(2 / 61)
 
 

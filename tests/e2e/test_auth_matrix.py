@@ -270,6 +270,20 @@ def _preview(w: World) -> pb.PreviewRestoreRequest:
     )
 
 
+def _label_version(w: World, memory: str) -> int:
+    listed = w.admin.ListMemories(
+        pb.ListMemoriesRequest(page_size=100), metadata=w.metadata("admin"), timeout=10
+    )
+    return next(m.label_version for m in listed.memories if m.head.artifact_id == memory)
+
+
+def _label(w: World) -> pb.SetMemoryLabelRequest:
+    version = _label_version(w, w.memory)
+    return pb.SetMemoryLabelRequest(
+        memory_id=w.memory, label=f"label {next(_counter)}", label_version=version
+    )
+
+
 def _citing_another(w: World) -> pb.RememberRequest:
     theirs = w.put(w.other)
     entry = types.EntryInput(kind="fact", text=f"cites {next(_counter)}", sources=[theirs])
@@ -313,8 +327,11 @@ REQUESTS: dict[str, Callable[[World], Any]] = {
     "Restore": _restore,
     "UndoMerge": _undo_merge,
     "PreviewRestore": _preview,
+    "ListMemories": lambda w: pb.ListMemoriesRequest(),
+    "SetMemoryLabel": _label,
 }
 WRITES = {
+    "SetMemoryLabel",
     "PutSource",
     "PutSource (for the memory)",
     "Remember",
@@ -335,6 +352,7 @@ GLOBAL = {
     "GetSource (the other's)",
     "GetSource (no memory's)",
     "GetCapabilities",
+    "ListMemories",
 }
 # Sources a caller limited to memories does not have: answered as sources that do not exist.
 HIDDEN = {
@@ -427,6 +445,18 @@ def test_authorization_matrix(world: World, rpc: str, caller: str) -> None:
     assert len(ids) == 1 and ids[0]  # refused inside the observing interceptor
     for token in world.tokens.values():
         assert token not in str(error.details())  # type: ignore[attr-defined]
+
+
+def test_a_token_limited_to_memories_lists_only_those(world: World) -> None:
+    def listed(caller: str) -> set[str]:
+        page = world.admin.ListMemories(
+            pb.ListMemoriesRequest(page_size=100), metadata=world.metadata(caller), timeout=10
+        )
+        return {m.head.artifact_id for m in page.memories}
+
+    assert listed("this memory") == {world.memory}
+    assert listed("other memory") == {world.other}
+    assert {world.memory, world.other} <= listed("read")
 
 
 def test_health_is_open_and_reflection_needs_a_token(world: World) -> None:

@@ -107,7 +107,13 @@ def valid_request(name: str, stub: pb_grpc.MemoryServiceStub, seeded: Seeded) ->
     fact = types.EntryInput(
         kind="fact", text="the CI runs make test", sources=[seeded.source], reason="CI log"
     )
+    listed = stub.ListMemories(pb.ListMemoriesRequest(page_size=100)).memories
+    label_version = next(m.label_version for m in listed if m.head.artifact_id == seeded.memory_id)
     requests: dict[str, Message] = {
+        "ListMemories": pb.ListMemoriesRequest(page_size=2),
+        "SetMemoryLabel": pb.SetMemoryLabelRequest(
+            memory_id=seeded.memory_id, label="fuzzed memory", label_version=label_version
+        ),
         "PutSource": pb.PutSourceRequest(
             kind="user_note",
             uri="file:///notes/today.md",

@@ -43,6 +43,7 @@ def test_reads_need_read_and_writes_need_write() -> None:
         "Merge",
         "Restore",
         "UndoMerge",
+        "SetMemoryLabel",
     }
     for method, scope in authz.RPC_SCOPES.items():
         assert scope is (Scope.WRITE if method in writes else Scope.READ), method

@@ -170,8 +170,8 @@ def test_hit_key_sort_key_orders_as_utf8_bytes() -> None:
 def test_rrf_single_channel() -> None:
     a, b = _key("a"), _key("b")
     assert rrf_fuse({"fts": [b, a]}) == [
-        FusedHit(b, 1 / 61, ("fts",)),
-        FusedHit(a, 1 / 62, ("fts",)),
+        FusedHit(b, 1 / 61, ("fts",), (1,)),
+        FusedHit(a, 1 / 62, ("fts",), (2,)),
     ]
 
 
@@ -179,9 +179,9 @@ def test_rrf_scores_exact() -> None:
     a, b, c = _key("a"), _key("b"), _key("c")
     fused = rrf_fuse({"fts": [a, b], "vector": [a, c, b]})
     assert fused == [
-        FusedHit(a, 1 / 61 + 1 / 61, ("fts", "vector")),
-        FusedHit(b, 1 / 62 + 1 / 63, ("fts", "vector")),
-        FusedHit(c, 1 / 62, ("vector",)),
+        FusedHit(a, 1 / 61 + 1 / 61, ("fts", "vector"), (1, 1)),
+        FusedHit(b, 1 / 62 + 1 / 63, ("fts", "vector"), (2, 3)),
+        FusedHit(c, 1 / 62, ("vector",), (2,)),
     ]
     assert fused[0].score == 2 / 61
 
@@ -189,7 +189,7 @@ def test_rrf_scores_exact() -> None:
 def test_rrf_vector_only_hit() -> None:
     only = _key("z")
     fused = rrf_fuse({"fts": [], "vector": [only]})
-    assert fused == [FusedHit(only, 1 / 61, ("vector",))]
+    assert fused == [FusedHit(only, 1 / 61, ("vector",), (1,))]
 
 
 def test_rrf_empty() -> None:
@@ -200,13 +200,14 @@ def test_rrf_empty() -> None:
 def test_rrf_duplicate_in_channel_counts_once_at_first_rank() -> None:
     a, b = _key("a"), _key("b")
     fused = rrf_fuse({"fts": [a, a, b]})
-    assert fused == [FusedHit(a, 1 / 61, ("fts",)), FusedHit(b, 1 / 62, ("fts",))]
+    assert fused == [FusedHit(a, 1 / 61, ("fts",), (1,)), FusedHit(b, 1 / 62, ("fts",), (2,))]
 
 
 def test_rrf_matched_by_order_for_unknown_channels() -> None:
     a = _key("a")
     fused = rrf_fuse({"zeta": [a], "vector": [a], "alpha": [a], "fts": [a]})
     assert fused[0].matched_by == ("fts", "vector", "alpha", "zeta")
+    assert fused[0].ranks == (1, 1, 1, 1)
     assert fused[0].score == pytest.approx(4 / 61)
 
 
@@ -234,12 +235,12 @@ def test_rrf_ties_across_two_channels() -> None:
     # x is 1st in fts and 2nd in vector, y the reverse: equal sums, so the key decides.
     x, y = _key("x"), _key("y")
     assert rrf_fuse({"fts": [x, y], "vector": [y, x]}) == [
-        FusedHit(x, 1 / 61 + 1 / 62, ("fts", "vector")),
-        FusedHit(y, 1 / 62 + 1 / 61, ("fts", "vector")),
+        FusedHit(x, 1 / 61 + 1 / 62, ("fts", "vector"), (1, 2)),
+        FusedHit(y, 1 / 62 + 1 / 61, ("fts", "vector"), (2, 1)),
     ]
     assert rrf_fuse({"fts": [y, x], "vector": [x, y]}) == [
-        FusedHit(x, 1 / 62 + 1 / 61, ("fts", "vector")),
-        FusedHit(y, 1 / 61 + 1 / 62, ("fts", "vector")),
+        FusedHit(x, 1 / 62 + 1 / 61, ("fts", "vector"), (2, 1)),
+        FusedHit(y, 1 / 61 + 1 / 62, ("fts", "vector"), (1, 2)),
     ]
 
 

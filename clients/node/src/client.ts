@@ -243,6 +243,37 @@ export class MemoryClient {
   }
 
   /**
+   * One page of the memories this client's token may see, in artifact id order: each with
+   * its head, entry counts, newest change and label.
+   */
+  listMemories(
+    request: pb.ListMemoriesRequest = {},
+    options?: CallOptions,
+  ): Promise<pb.ListMemoriesResponse> {
+    return this.#read(this.#service.listMemories, request, options);
+  }
+
+  /** Every page of listMemories from `request.pageToken` on, as recallManifestPages(). */
+  listMemoryPages(
+    request: pb.ListMemoriesRequest = {},
+    options?: CallOptions,
+  ): AsyncGenerator<pb.ListMemoriesResponse, void, undefined> {
+    return walkPages((page) => this.listMemories(page, options), request);
+  }
+
+  /**
+   * Sets (empty: clears) a memory's label, replacing `labelVersion` (0: none yet; the current
+   * one is in listMemories()). A stale version is `Aborted` (LABEL_CONFLICT) and changes
+   * nothing; sent once, never re-sent.
+   */
+  setMemoryLabel(
+    request: pb.SetMemoryLabelRequest,
+    options?: CallOptions,
+  ): Promise<pb.SetMemoryLabelResponse> {
+    return this.#writeOnce(this.#service.setMemoryLabel, request, options);
+  }
+
+  /**
    * What restore() or undoMerge() would do at the head, and a signed token that applies
    * exactly that while nothing relevant changes (it expires). Writes nothing.
    */

@@ -44,6 +44,9 @@ export type { RestoreOutcome__Output as RestoreOutcome } from './generated/power
 export type { RestoreResponse__Output as RestoreResponse } from './generated/powercontext/memory/v1/RestoreResponse';
 export type { UndoMergeResponse__Output as UndoMergeResponse } from './generated/powercontext/memory/v1/UndoMergeResponse';
 export type { PreviewRestoreResponse__Output as PreviewRestoreResponse } from './generated/powercontext/memory/v1/PreviewRestoreResponse';
+export type { ListMemoriesResponse__Output as ListMemoriesResponse } from './generated/powercontext/memory/v1/ListMemoriesResponse';
+export type { MemorySummary__Output as MemorySummary } from './generated/powercontext/memory/v1/MemorySummary';
+export type { SetMemoryLabelResponse__Output as SetMemoryLabelResponse } from './generated/powercontext/memory/v1/SetMemoryLabelResponse';
 
 export type { ChangesRequest } from './generated/powercontext/memory/v1/ChangesRequest';
 export type { ExpandRequest } from './generated/powercontext/memory/v1/ExpandRequest';
@@ -63,6 +66,8 @@ export type { MergeRequest } from './generated/powercontext/memory/v1/MergeReque
 export type { RestoreRequest } from './generated/powercontext/memory/v1/RestoreRequest';
 export type { UndoMergeRequest } from './generated/powercontext/memory/v1/UndoMergeRequest';
 export type { PreviewRestoreRequest } from './generated/powercontext/memory/v1/PreviewRestoreRequest';
+export type { ListMemoriesRequest } from './generated/powercontext/memory/v1/ListMemoriesRequest';
+export type { SetMemoryLabelRequest } from './generated/powercontext/memory/v1/SetMemoryLabelRequest';
 
 export type { EntryInput } from './generated/powercontext/memory/v1/EntryInput';
 export type { ArtifactRef as ArtifactRefInput } from './generated/powercontext/memory/v1/ArtifactRef';

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import {
+  Aborted,
   InvalidArgument,
   MemoryClient,
   type ArtifactRef,
@@ -266,5 +267,53 @@ describe('descriptions, tags, listing and filters against a real server', TIMEOU
     assert.deepEqual(bare.content?.manifest?.entries ?? [], []);
     assert.equal(bare.contentHash, full.contentHash, 'the hash still names the whole content');
     assert.equal(bare.activeEntries, full.activeEntries);
+  });
+});
+
+describe('listing memories and labels against a real server', TIMEOUT, () => {
+  let server: TestServer;
+  let client: MemoryClient;
+
+  before(async () => {
+    server = await TestServer.start();
+    client = new MemoryClient({ endpoint: server.endpoint, deadlineMs: 10_000 });
+  });
+
+  after(async () => {
+    client?.close();
+    await server?.dispose();
+  });
+
+  it('lists every memory once, pages included, with its head, counts and label', async () => {
+    const ids: string[] = [];
+    for (const text of ['first memory', 'second memory', 'third memory']) {
+      const created = await client.remember({ entries: [{ kind: 'fact', text }] });
+      assert.ok(created.memory);
+      ids.push(created.memory.artifactId);
+    }
+    const listed: string[] = [];
+    for await (const page of client.listMemoryPages({ pageSize: 2 })) {
+      for (const summary of page.memories) {
+        assert.ok(summary.head);
+        listed.push(summary.head.artifactId);
+        assert.equal(Number(summary.head.revision), 1);
+        assert.equal(Number(summary.activeEntries), 1);
+        assert.equal(summary.lastOperation, 'remember');
+      }
+    }
+    assert.deepEqual(listed, [...ids].sort());
+
+    const set = await client.setMemoryLabel({ memoryId: ids[0], label: 'Build notes' });
+    assert.equal(Number(set.labelVersion), 1);
+    const stale = await failure(
+      client.setMemoryLabel({ memoryId: ids[0], label: 'Other', labelVersion: 0 }),
+    );
+    assert.ok(stale instanceof Aborted, String(stale));
+    assert.equal(stale.reason, 'LABEL_CONFLICT');
+    const page = await client.listMemories({ pageSize: 100 });
+    const mine = page.memories.find((m) => m.head?.artifactId === ids[0]);
+    assert.equal(mine?.label, 'Build notes');
+    const bad = await failure(client.listMemories({ pageSize: 101 }));
+    assertInvalid(bad, undefined, 'page_size');
   });
 });

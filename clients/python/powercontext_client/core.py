@@ -37,6 +37,7 @@ from powercontext.memory.v1 import types_pb2 as types
 
 from .attempts import never
 from .call_core import _UNSET, READ_ATTEMPTS
+from .catalog_calls import CatalogCalls
 from .config import ClientConfig
 from .curation_calls import CurationCalls
 from .errors import (
@@ -92,7 +93,7 @@ def resolve_config(endpoint: str | None, config: ClientConfig | None) -> ClientC
     return config or ClientConfig.from_env(endpoint=endpoint)
 
 
-class ClientCore(CurationCalls):
+class ClientCore(CurationCalls, CatalogCalls):
     """The calls, over a transport; AsyncClient and Client are its two faces."""
 
     # -- sources --------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ family you can act on, or the base class:
     │   └── CitationMismatch           a citation whose version is not the one in its revision
     ├── Aborted                        ABORTED: what the request read has moved on — a Merge
     │   │                              input revised since (ENTRY_VERSION_STALE), a stale
-    │   │                              preview token (PREVIEW_STALE): read again, decide again
+    │   │                              preview token (PREVIEW_STALE), a memory label set since
+    │   │                              (LABEL_CONFLICT): read again, decide again
     │   └── RevisionConflict           the base is not the head; .head_revision
     ├── FailedPrecondition             valid input, wrong state (stale entry, non-head search)
     │   └── CapabilityNotSupported     e.g. vector search without a model; .capability
@@ -190,6 +191,7 @@ _BY_REASON: dict[str, type[PowerContextError]] = {
     # ABORTED ones only (other writes answer ENTRY_VERSION_STALE as FAILED_PRECONDITION).
     "ENTRY_VERSION_STALE": Aborted,
     "PREVIEW_STALE": Aborted,
+    "LABEL_CONFLICT": Aborted,
 }
 # Where a code's reason-picked classes must belong (default: the code's own class).
 _FAMILIES: dict[grpc.StatusCode, type[PowerContextError]] = {grpc.StatusCode.ABORTED: Aborted}

@@ -22,6 +22,7 @@ import numpy as np
 from ..api import RevisionChanges
 from ..domain import fusion, idempotency
 from ..domain.errors import (
+    AbortedError,
     DataLossError,
     FailedPreconditionError,
     NotFoundError,
@@ -46,6 +47,7 @@ from .port import (
     EntryVersionRow,
     HeadProjectionRow,
     ManifestPieceRow,
+    MemoryLabelRow,
     ReadTransaction,
     RevisionExistsError,
     RevisionRow,
@@ -497,6 +499,40 @@ class DatabaseMemoryBackend:
         async with self._write_lock, self._write_tx() as tx:
             await tx.insert_meta_value(SOURCE_LINKS_KEY, SOURCE_LINKS)
         return linked
+
+    # -- memory labels (port/catalog.py) -------------------------------------------------------
+
+    async def set_memory_label(
+        self, memory_id: str, label: str, replaces: int, set_at_ms: int
+    ) -> MemoryLabelRow:
+        """Store `label` as the version after `replaces` (0: none yet); the same text as the
+        current label stores nothing and answers the current row. NOT_FOUND for a memory that
+        does not exist; ABORTED LABEL_CONFLICT when `replaces` is not the current version."""
+        async with self._write_lock, self._write_tx() as tx:
+            if not await tx.head_revisions([memory_id]):
+                raise NotFoundError(
+                    f"memory_id: memory {memory_id} does not exist",
+                    reason="MEMORY_NOT_FOUND",
+                    metadata={"artifactId": memory_id, "field": "memory_id"},
+                )
+            current = await tx.memory_label_rows([memory_id])
+            now = current[0] if current else None
+            version = now.label_version if now else 0
+            if version == replaces and (now.label if now else "") == label:
+                return now or MemoryLabelRow(memory_id, 0, "", 0)  # nothing to change
+            row = MemoryLabelRow(memory_id, replaces + 1, label, set_at_ms)
+            if version != replaces or not await tx.insert_memory_label(row):
+                raise AbortedError(
+                    f"memory {memory_id}'s label is at version {version}, not {replaces}: "
+                    "read it again (ListMemories) and set it based on that version",
+                    reason="LABEL_CONFLICT",
+                    metadata={
+                        "artifactId": memory_id,
+                        "expectedLabelVersion": str(replaces),
+                        "labelVersion": str(version),
+                    },
+                )
+            return row
 
     # -- access tokens (security/tokens.py) -----------------------------------------------------
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
+from ..domain.models import MEMORY_FAMILY
 from .port import (
     AccessTokenRow,
     ChangesRow,
@@ -23,6 +24,8 @@ from .port import (
     HeadKindRow,
     HeadProjectionRow,
     ManifestPieceRow,
+    MemoryHeadRow,
+    MemoryLabelRow,
     RevisionRow,
     SourceLinkRow,
     SourceRow,
@@ -47,6 +50,7 @@ ACCESS_TOKEN_INSERT = (
     f"INSERT INTO access_tokens ({ACCESS_TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 WRITE_REQUEST_COLUMNS = columns(WriteRequestRow)
+LABEL_COLUMNS = ", ".join(f"l.{c}" for c in columns(MemoryLabelRow).split(", "))
 ID_CHUNK = 500  # ids per IN (...) list of the reads that chunk by hand
 POINT_REVISIONS = 8
 
@@ -223,6 +227,36 @@ class PortableReads:
             f"SELECT {ACCESS_TOKEN_COLUMNS} FROM access_tokens ORDER BY created_at_ms, token_id"
         )
         return [AccessTokenRow(*r) for r in rows]
+
+    async def memory_head_rows(
+        self, after: str, limit: int, within: Sequence[str] | None
+    ) -> list[MemoryHeadRow]:
+        sql = (
+            "SELECT h.artifact_id, h.revision, r.committed_at_ms, r.lineage, f.committed_at_ms "
+            "FROM artifact_heads h "
+            "JOIN artifact_revisions r "
+            "ON r.artifact_id = h.artifact_id AND r.revision = h.revision "
+            "JOIN artifact_revisions f ON f.artifact_id = h.artifact_id AND f.revision = 1 "
+            "WHERE r.family = ? AND h.artifact_id > ?"
+        )
+        params: list[Any] = [MEMORY_FAMILY, after]
+        if within is not None:
+            if not within:
+                return []
+            sql += f" AND h.artifact_id IN ({','.join('?' * len(within))})"
+            params.extend(within)
+        rows = await self._all(sql + " ORDER BY h.artifact_id LIMIT ?", [*params, limit])
+        return [MemoryHeadRow(str(a), int(r), int(c), str(lin), int(f)) for a, r, c, lin, f in rows]
+
+    async def memory_label_rows(self, artifact_ids: Sequence[str]) -> list[MemoryLabelRow]:
+        rows = await self._all_chunked(
+            f"SELECT {LABEL_COLUMNS} FROM memory_labels l "
+            "WHERE l.memory_artifact_id IN ({marks}) "
+            "AND l.label_version = (SELECT MAX(m.label_version) FROM memory_labels m "
+            "WHERE m.memory_artifact_id = l.memory_artifact_id)",
+            list(artifact_ids),
+        )
+        return [MemoryLabelRow(str(a), int(v), str(t), int(s)) for a, v, t, s in rows]
 
     async def artifact_ids(self) -> list[str]:
         rows = await self._all("SELECT artifact_id FROM artifact_heads ORDER BY artifact_id")

@@ -35,7 +35,7 @@ def serve(args: argparse.Namespace) -> int:
         if args.workers > 1 and args.worker_index is None:
             from ..serving.workers import supervise
 
-            return supervise(args.argv, args.workers, args.listen)
+            return supervise(args.argv, args.workers, args.listen, args.http_listen)
         from ..serving.run import serve_until_stopped
 
         _one_blas_thread()

@@ -8,12 +8,14 @@ import os
 
 from ..arguments import positive_float, positive_int
 from ..embedding.factory import AUTO
+from ..http_door.address import DEFAULT_PORT, checked_listen
 from ..serving.config import ServeConfig
 from .command import ENV_DATABASE, choice, env_option, log_format, metrics_address, switch
 from .embedding_options import embedding_arguments
 
 DEFAULTS = ServeConfig()
 ENV_LISTEN = "POWERCONTEXT_LISTEN"
+ENV_HTTP_LISTEN = "POWERCONTEXT_HTTP_LISTEN"
 ENV_PROGRESS_INTERVAL = "POWERCONTEXT_PROGRESS_INTERVAL"
 ENV_METRICS_LISTEN = "POWERCONTEXT_METRICS_LISTEN"
 ENV_LOG_FORMAT = "POWERCONTEXT_LOG_FORMAT"
@@ -42,6 +44,17 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
         ENV_LISTEN,
         DEFAULTS.listen,
         "HOST:PORT to listen on; port 0 picks a free one",
+    )
+    env_option(
+        parser,
+        "--http-listen",
+        ENV_HTTP_LISTEN,
+        DEFAULTS.http_listen,
+        "the HTTP door (curl and browsers: every RPC as JSON, and the web console): HOST:PORT "
+        f"(port 0 picks a free one), off, or auto = 127.0.0.1:{DEFAULT_PORT} (127.0.0.1:0 when "
+        "--listen's port is 0; skipped with a warning when taken)",
+        type=http_listen,
+        metavar="HOST:PORT|auto|off",
     )
     env_option(
         parser,
@@ -78,6 +91,13 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
     security_arguments(parser)
     limits_arguments(parser)
     lifetime_arguments(parser)
+
+
+def http_listen(text: str) -> str:
+    try:
+        return checked_listen(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def extractor_arguments(parser: argparse.ArgumentParser) -> None:

@@ -133,11 +133,13 @@ class HitKey(NamedTuple):
 
 
 class FusedHit(NamedTuple):
-    """A hit after fusion: its RRF score and the channels that ranked it."""
+    """A hit after fusion: its RRF score, the channels that ranked it and its rank in each
+    (parallel to matched_by)."""
 
     key: HitKey
     score: float
     matched_by: tuple[str, ...]
+    ranks: tuple[int, ...]
 
 
 def rrf_fuse(channels: Mapping[str, Sequence[HitKey]]) -> list[FusedHit]:
@@ -153,20 +155,22 @@ def rrf_fuse(channels: Mapping[str, Sequence[HitKey]]) -> list[FusedHit]:
         ((name, keys),) = channels.items()
         matched = (name,)
         return [
-            _fused_hit((key, 1.0 / (RRF_K + rank), matched))
+            _fused_hit((key, 1.0 / (RRF_K + rank), matched, (rank,)))
             for rank, key in enumerate(dict.fromkeys(keys), start=1)
         ]
     scores: dict[HitKey, float] = {}
     matched_by: dict[HitKey, tuple[str, ...]] = {}
+    ranks: dict[HitKey, tuple[int, ...]] = {}
     # A fixed channel order makes the float sums, and so exact ties, independent of the
     # mapping's insertion order.
     for name in _channel_order(channels):
         for rank, key in enumerate(dict.fromkeys(channels[name]), start=1):
             scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
             matched_by[key] = (*matched_by.get(key, ()), name)
+            ranks[key] = (*ranks.get(key, ()), rank)
     # A HitKey is a tuple in sort_key() order, so it sorts as its own tie-break.
     ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    return [_fused_hit((key, score, matched_by[key])) for key, score in ordered]
+    return [_fused_hit((key, score, matched_by[key], ranks[key])) for key, score in ordered]
 
 
 # A named tuple's own __new__ is a Python function; tuple.__new__ makes the same object in C.

@@ -22,3 +22,5 @@ class Hit:
     matched_by: tuple[str, ...]
     description: str = ""
     tags: tuple[str, ...] = ()
+    # Parallel to matched_by: the hit's 1-based rank in each channel's admitted candidates.
+    channel_ranks: tuple[int, ...] = ()

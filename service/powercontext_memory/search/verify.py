@@ -85,6 +85,7 @@ async def verified_hits(
                     matched_by=hit.matched_by,
                     description=entry_content.description or "",
                     tags=tuple(entry_content.tags),
+                    channel_ranks=hit.ranks,
                 )
             )
     return hits

@@ -4,8 +4,9 @@ request names, checked against a token's allow-list.
 Rules (README "Running on a network"):
 
 * Reads (GetMemory, Changes, Search, Expand, GetSource, GetCapabilities, PrepareContext,
-  GetRecallManifest, ListEntries, PreviewRestore) need `read`; every write (Remember, Forget,
-  Reactivate, Organize, PutSource, Merge, Restore, UndoMerge) needs `write`. PreviewRestore
+  GetRecallManifest, ListEntries, PreviewRestore, ListMemories) need `read`; every write
+  (Remember, Forget, Reactivate, Organize, PutSource, Merge, Restore, UndoMerge, SetMemoryLabel)
+  needs `write`. PreviewRestore
   writes nothing: its token only lets the same caller apply the write, which needs `write`.
   `admin` includes both; no RPC needs more today (the admin commands work on the database,
   not over gRPC).
@@ -56,6 +57,8 @@ RPC_SCOPES: Final[Mapping[str, Scope]] = MappingProxyType(
         "Restore": Scope.WRITE,
         "UndoMerge": Scope.WRITE,
         "PreviewRestore": Scope.READ,
+        "ListMemories": Scope.READ,
+        "SetMemoryLabel": Scope.WRITE,
     }
 )
 # A method missing from the table (a new RPC nobody classified) needs the top scope.
@@ -107,7 +110,7 @@ def _expand(request: pb.ExpandRequest) -> Iterator[MemoryRef]:
         yield MemoryRef(f"citations[{i}].memory_ref", citation.memory_ref.artifact_id)
 
 
-def _put_source(request: pb.PutSourceRequest) -> Iterator[MemoryRef]:
+def _memory_id(request: pb.PutSourceRequest | pb.SetMemoryLabelRequest) -> Iterator[MemoryRef]:
     yield MemoryRef("memory_id", request.memory_id)
 
 
@@ -117,7 +120,7 @@ def _none(request: Any) -> Iterator[MemoryRef]:
 
 _EXTRACTORS: Final[Mapping[str, Callable[[Any], Iterator[MemoryRef]]]] = MappingProxyType(
     {
-        "PutSource": _put_source,
+        "PutSource": _memory_id,
         "GetSource": _none,
         "Remember": _remember,
         "Forget": _target,
@@ -135,6 +138,8 @@ _EXTRACTORS: Final[Mapping[str, Callable[[Any], Iterator[MemoryRef]]]] = Mapping
         "Restore": _target,
         "UndoMerge": _target,
         "PreviewRestore": _target,
+        "ListMemories": _none,
+        "SetMemoryLabel": _memory_id,
     }
 )
 

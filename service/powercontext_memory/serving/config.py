@@ -14,6 +14,7 @@ from pathlib import Path
 from ..app import DEFAULT_DATABASE
 from ..backends.timeouts import DEFAULT_DATABASE_TIMEOUT
 from ..embedding.factory import AUTO, MODEL_CACHE_OFF, default_model_cache, model_cache_directory
+from ..http_door.address import AUTO as HTTP_AUTO
 from ..memory import DEFAULT_PROGRESS_INTERVAL
 from ..streams import DEFAULT_MAX_STREAMS, DEFAULT_MAX_STREAMS_PER_CALLER
 
@@ -28,6 +29,8 @@ def _user_model_cache() -> Path | None:
 class ServeConfig:
     database: str = DEFAULT_DATABASE  # a SQLite file or an oceanbase:// DSN
     listen: str = DEFAULT_LISTEN  # HOST:PORT; port 0 picks a free one
+    # The HTTP door: HOST:PORT, off, or auto (http_door/address.py: 127.0.0.1:50080 or :0).
+    http_listen: str = HTTP_AUTO
     progress_interval: float = DEFAULT_PROGRESS_INTERVAL
     workers: int = 1
     worker_index: int | None = None  # set by the supervisor of --workers N on each worker

@@ -11,6 +11,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from ..http_door.address import door_address
 from ..streams import StreamLimits
 from ..transport.idle import IdleWatch
 from ..transport.server import start_server
@@ -19,7 +20,7 @@ from .address_file import remove_address, write_address
 from .auth_decision import auth_decision
 from .config import ServeConfig
 from .model import open_configured
-from .startup import serving_line
+from .startup import http_field, serving_line
 
 if TYPE_CHECKING:
     from ..candidates.model import ModelExtractor
@@ -43,6 +44,7 @@ async def serve_until_stopped(config: ServeConfig) -> int:
     tracer = _tracer(config)
     tls = ServerTls.from_options(config.tls_cert, config.tls_key, config.tls_client_ca)
     idle = IdleWatch() if config.idle_exit else None
+    http = door_address(config.http_listen, config.listen)
 
     service = await open_configured(
         config,
@@ -52,7 +54,9 @@ async def serve_until_stopped(config: ServeConfig) -> int:
         extractor=_extractor(config),
     )
     try:
-        auth, report_auth = await auth_decision(config, service)
+        auth, report_auth = await auth_decision(
+            config, service, http.address if http is not None else None
+        )
         running = await start_server(
             service,
             config.listen,
@@ -64,6 +68,7 @@ async def serve_until_stopped(config: ServeConfig) -> int:
             tls=tls,
             shared_port=worker is not None,
             activity=idle,
+            http=http,
         )
     except BaseException:
         await service.close()
@@ -78,7 +83,10 @@ async def serve_until_stopped(config: ServeConfig) -> int:
         else f"off ({caps.vector_unavailable_reason})"
     )
     location = service.backend.capabilities().location
-    print(serving_line(address, f"{caps.backend}: {location}; {vectors}"), flush=True)
+    details = f"{caps.backend}: {location}; {vectors}"
+    if running.http_url is not None:
+        details += f"; {http_field(running.http_url)}"
+    print(serving_line(address, details), flush=True)
     if not worker:  # with --workers N, worker 0 says it for all
         report_auth()
     try:

@@ -7,10 +7,11 @@ correct across workers because the head compare-and-set is in the database; foll
 poll heads from the database, so they see commits made through any worker.
 
 The supervisor (this module, in the process the operator started) holds the port first, so a
-second server cannot join it; starts worker 0 alone (it creates or upgrades the schema), then
-the others; prints the serving line once every worker serves; forwards SIGTERM/SIGINT as a
-graceful stop. A worker that fails to start fails the whole serve; one that exits later stops
-the others and the supervisor exits non-zero: nothing is restarted behind the operator's back
+second server cannot join it (the HTTP door's port too: every worker serves HTTP on it);
+starts worker 0 alone (it creates or upgrades the schema), then the others; prints the serving
+line once every worker serves; forwards SIGTERM/SIGINT as a graceful stop. A worker that fails
+to start fails the whole serve; one that exits later stops the others and the supervisor exits
+non-zero: nothing is restarted behind the operator's back
 (a process manager or container runtime restarts the whole server).
 """
 
@@ -24,6 +25,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from ..http_door.address import OFF, door_address
 
 logger = logging.getLogger("powercontext_memory.workers")
 
@@ -180,10 +183,33 @@ async def _run(argv: Sequence[str], count: int, address: str) -> int:
         await _stop_all(workers)  # whatever happened, never leave one behind
 
 
-def supervise(argv: Sequence[str], count: int, address: str) -> int:
-    """Run `count` workers of `serve argv` on `address` until SIGTERM/SIGINT; the exit code."""
+def hold_http_port(http_listen: str, grpc_listen: str) -> tuple[socket.socket | None, str]:
+    """The HTTP door's port, held for the workers as the gRPC port is, and the --http-listen
+    each worker gets (off when there is no door: `off`, or `auto` with its port taken)."""
+    wanted = door_address(http_listen, grpc_listen)
+    if wanted is None:
+        return None, OFF
+    try:
+        return hold_port(wanted.address)
+    except OSError as error:
+        if not wanted.optional:
+            raise
+        logger.warning("no HTTP door: %s (--http-listen auto)", error)
+        return None, OFF
+
+
+def supervise(argv: Sequence[str], count: int, address: str, http_listen: str = OFF) -> int:
+    """Run `count` workers of `serve argv` on `address` (and the HTTP door on `http_listen`)
+    until SIGTERM/SIGINT; the exit code."""
     held, shared = hold_port(address)
     try:
-        return asyncio.run(_run(argv, count, shared))
+        http_held, http_shared = hold_http_port(http_listen, address)
+    except BaseException:
+        held.close()
+        raise
+    try:
+        return asyncio.run(_run([*argv, "--http-listen", http_shared], count, shared))
     finally:
         held.close()
+        if http_held is not None:
+            http_held.close()

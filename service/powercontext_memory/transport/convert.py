@@ -548,6 +548,7 @@ def _fill_hit(message: types.Hit, hit: Hit, memory_ref: types.ArtifactRef) -> No
     message.text = hit.text
     message.score = hit.score
     message.matched_by.extend([_CHANNEL_TO_PB[c] for c in hit.matched_by])
+    message.channel_ranks.extend(hit.channel_ranks)
     message.description = hit.description
     if hit.tags:
         message.tags.extend(hit.tags)

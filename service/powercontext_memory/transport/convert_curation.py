@@ -10,6 +10,8 @@ from powercontext.memory.v1 import types_pb2 as types
 from ..api import (
     EntryPage,
     ListedEntry,
+    MemoryLabel,
+    MemoryPage,
     MergeResult,
     RecallManifestPage,
     RestoreOutcome,
@@ -104,3 +106,31 @@ def preview_restore_response(preview: RestorePreview) -> pb.PreviewRestoreRespon
         preview_token=preview.preview_token,
         expires_at=timestamp(preview.expires_at_ms),
     )
+
+
+def list_memories_response(page: MemoryPage) -> pb.ListMemoriesResponse:
+    return pb.ListMemoriesResponse(
+        memories=[
+            pb.MemorySummary(
+                head=artifact_ref_pb(m.head),
+                active_entries=m.active_entries,
+                inactive_entries=m.inactive_entries,
+                created_at=timestamp(m.created_at_ms),
+                changed_at=timestamp(m.changed_at_ms),
+                last_operation=m.last_operation,
+                label=m.label,
+                label_version=m.label_version,
+            )
+            for m in page.memories
+        ],
+        next_page_token=page.next_page_token,
+    )
+
+
+def set_memory_label_response(label: MemoryLabel) -> pb.SetMemoryLabelResponse:
+    response = pb.SetMemoryLabelResponse(
+        memory_id=label.memory_id, label=label.label, label_version=label.label_version
+    )
+    if label.set_at_ms:
+        response.set_at.CopyFrom(timestamp(label.set_at_ms))
+    return response

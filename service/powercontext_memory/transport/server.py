@@ -1,5 +1,5 @@
 """The grpc.aio server: MemoryService, health, reflection, observability, graceful shutdown,
-and, when asked, bearer tokens (auth.py) and TLS (tls.py)."""
+and, when asked, bearer tokens (auth.py), TLS (tls.py) and the HTTP door (http_door/)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 
+from ..http_door.address import DoorAddress
+from ..http_door.door import BoundDoor, HttpDoor
 from ..memory import MemoryService
 from ..security.token_cache import DEFAULT_TTL_SECONDS, TokenCache
 from .auth import Authenticator, AuthInterceptor
@@ -59,19 +61,29 @@ class RunningServer:
     metrics: PrometheusMetrics | None = None
     metrics_endpoint: MetricsEndpoint | None = None
     tracer: CallTracer | None = None
+    door: HttpDoor | None = None
     _stopped: bool = field(default=False, init=False)
 
     async def stop(self, grace: float | None = DEFAULT_GRACE_SECONDS) -> None:
         if self._stopped:
             return
         self._stopped = True
+        if self.door is not None:  # no new HTTP connection; those open finish with gRPC's calls
+            await self.door.stop_accepting()
         try:
             await shutdown(self.server, self.memory_service, self.health, grace)
         finally:
+            if self.door is not None:
+                await self.door.close()
             if self.metrics_endpoint is not None:
                 await self.metrics_endpoint.stop()
             if self.tracer is not None:
                 self.tracer.close()
+
+    @property
+    def http_url(self) -> str | None:
+        """Where the HTTP door serves (http(s)://HOST:PORT/), None without one."""
+        return self.door.url if self.door is not None else None
 
     async def wait_for_termination(self) -> None:
         await self.server.wait_for_termination()
@@ -131,6 +143,7 @@ async def start_server(
     token_cache_seconds: float = DEFAULT_TTL_SECONDS,
     shared_port: bool = False,
     activity: CallActivity | None = None,
+    http: DoorAddress | None = None,
 ) -> RunningServer:
     """Bind `address` (port 0 picks a free port), start serving, report SERVING.
 
@@ -139,7 +152,8 @@ async def start_server(
     `access_log` logs one line per call. With `auth`, every call but health needs a token of
     the database (reflection per `reflection_mode`); with `tls`, the port speaks only TLS.
     With `shared_port`, other worker processes serve the same port (SO_REUSEPORT);
-    `activity` is told when each call begins and ends (idle.py).
+    `activity` is told when each call begins and ends (idle.py). With `http`, the HTTP door
+    serves there too (http_door/), forwarding to a private Unix-socket listener of this server.
     """
     credentials = tls.credentials() if tls is not None else None  # bad files: before binding
     metrics = endpoint = None
@@ -148,7 +162,10 @@ async def start_server(
         endpoint = MetricsEndpoint.start(metrics.registry, metrics_listen)
         memory_service.observe(metrics)
         logger.info("metrics on %s", endpoint.url)
+    bound = None
     try:
+        if http is not None:  # before the gRPC port too, for the same reason
+            bound = BoundDoor.bind(http, shared_port=shared_port)
         server, health_servicer = build_server(
             memory_service,
             ObservingInterceptor(metrics, tracer, access_log=access_log, activity=activity),
@@ -165,15 +182,34 @@ async def start_server(
             shared_port=shared_port,
         )
         port = _bind(server, address, credentials)
+        if bound is not None:
+            _bind(server, bound.grpc_target)
         await server.start()
+        try:
+            door = None
+            if bound is not None:
+                door = await bound.open(
+                    tokens=auth,
+                    max_message_bytes=MAX_MESSAGE_BYTES,
+                    tls=tls,
+                    access_log=access_log,
+                    registry=metrics.registry if metrics is not None else None,
+                )
+        except BaseException:
+            await server.stop(None)
+            raise
     except BaseException:
+        if bound is not None:
+            bound.discard()
         if endpoint is not None:
             await endpoint.stop()
         raise
     for name in (health.OVERALL_HEALTH, SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     logger.info("serving %s on port %d", SERVICE_NAME, port)
-    return RunningServer(server, port, memory_service, health_servicer, metrics, endpoint, tracer)
+    return RunningServer(
+        server, port, memory_service, health_servicer, metrics, endpoint, tracer, door
+    )
 
 
 def _bind(

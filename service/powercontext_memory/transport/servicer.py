@@ -180,6 +180,22 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         return convert_curation.list_entries_response(page)
 
     @grpc_errors
+    async def ListMemories(
+        self, request: pb.ListMemoriesRequest, context: Context
+    ) -> pb.ListMemoriesResponse:
+        page = await self._service.list_memories(request.page_size, request.page_token)
+        return convert_curation.list_memories_response(page)
+
+    @grpc_errors
+    async def SetMemoryLabel(
+        self, request: pb.SetMemoryLabelRequest, context: Context
+    ) -> pb.SetMemoryLabelResponse:
+        label = await self._service.set_memory_label(
+            request.memory_id, request.label, request.label_version
+        )
+        return convert_curation.set_memory_label_response(label)
+
+    @grpc_errors
     async def PreviewRestore(
         self, request: pb.PreviewRestoreRequest, context: Context
     ) -> pb.PreviewRestoreResponse:

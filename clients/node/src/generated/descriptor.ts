@@ -95,6 +95,14 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "PreviewRestore": {
                       "requestType": "PreviewRestoreRequest",
                       "responseType": "PreviewRestoreResponse"
+                    },
+                    "ListMemories": {
+                      "requestType": "ListMemoriesRequest",
+                      "responseType": "ListMemoriesResponse"
+                    },
+                    "SetMemoryLabel": {
+                      "requestType": "SetMemoryLabelRequest",
+                      "responseType": "SetMemoryLabelResponse"
                     }
                   }
                 },
@@ -1052,6 +1060,103 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     }
                   }
                 },
+                "ListMemoriesRequest": {
+                  "fields": {
+                    "pageSize": {
+                      "type": "int32",
+                      "id": 1
+                    },
+                    "pageToken": {
+                      "type": "string",
+                      "id": 2
+                    }
+                  }
+                },
+                "MemorySummary": {
+                  "fields": {
+                    "head": {
+                      "type": "ArtifactRef",
+                      "id": 1
+                    },
+                    "activeEntries": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "inactiveEntries": {
+                      "type": "int64",
+                      "id": 3
+                    },
+                    "createdAt": {
+                      "type": "google.protobuf.Timestamp",
+                      "id": 4
+                    },
+                    "changedAt": {
+                      "type": "google.protobuf.Timestamp",
+                      "id": 5
+                    },
+                    "lastOperation": {
+                      "type": "string",
+                      "id": 6
+                    },
+                    "label": {
+                      "type": "string",
+                      "id": 7
+                    },
+                    "labelVersion": {
+                      "type": "int64",
+                      "id": 8
+                    }
+                  }
+                },
+                "ListMemoriesResponse": {
+                  "fields": {
+                    "memories": {
+                      "rule": "repeated",
+                      "type": "MemorySummary",
+                      "id": 1
+                    },
+                    "nextPageToken": {
+                      "type": "string",
+                      "id": 2
+                    }
+                  }
+                },
+                "SetMemoryLabelRequest": {
+                  "fields": {
+                    "memoryId": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "label": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "labelVersion": {
+                      "type": "int64",
+                      "id": 3
+                    }
+                  }
+                },
+                "SetMemoryLabelResponse": {
+                  "fields": {
+                    "memoryId": {
+                      "type": "string",
+                      "id": 1
+                    },
+                    "label": {
+                      "type": "string",
+                      "id": 2
+                    },
+                    "labelVersion": {
+                      "type": "int64",
+                      "id": 3
+                    },
+                    "setAt": {
+                      "type": "google.protobuf.Timestamp",
+                      "id": 4
+                    }
+                  }
+                },
                 "ArtifactRef": {
                   "fields": {
                     "artifactId": {
@@ -1476,6 +1581,11 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                       "rule": "repeated",
                       "type": "string",
                       "id": 10
+                    },
+                    "channelRanks": {
+                      "rule": "repeated",
+                      "type": "int32",
+                      "id": 11
                     }
                   }
                 },

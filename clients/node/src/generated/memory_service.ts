@@ -31,12 +31,15 @@ import type { Hit as _powercontext_memory_v1_Hit, Hit__Output as _powercontext_m
 import type { Lineage as _powercontext_memory_v1_Lineage, Lineage__Output as _powercontext_memory_v1_Lineage__Output } from './powercontext/memory/v1/Lineage';
 import type { ListEntriesRequest as _powercontext_memory_v1_ListEntriesRequest, ListEntriesRequest__Output as _powercontext_memory_v1_ListEntriesRequest__Output } from './powercontext/memory/v1/ListEntriesRequest';
 import type { ListEntriesResponse as _powercontext_memory_v1_ListEntriesResponse, ListEntriesResponse__Output as _powercontext_memory_v1_ListEntriesResponse__Output } from './powercontext/memory/v1/ListEntriesResponse';
+import type { ListMemoriesRequest as _powercontext_memory_v1_ListMemoriesRequest, ListMemoriesRequest__Output as _powercontext_memory_v1_ListMemoriesRequest__Output } from './powercontext/memory/v1/ListMemoriesRequest';
+import type { ListMemoriesResponse as _powercontext_memory_v1_ListMemoriesResponse, ListMemoriesResponse__Output as _powercontext_memory_v1_ListMemoriesResponse__Output } from './powercontext/memory/v1/ListMemoriesResponse';
 import type { ListedEntry as _powercontext_memory_v1_ListedEntry, ListedEntry__Output as _powercontext_memory_v1_ListedEntry__Output } from './powercontext/memory/v1/ListedEntry';
 import type { MemoryChange as _powercontext_memory_v1_MemoryChange, MemoryChange__Output as _powercontext_memory_v1_MemoryChange__Output } from './powercontext/memory/v1/MemoryChange';
 import type { MemoryContent as _powercontext_memory_v1_MemoryContent, MemoryContent__Output as _powercontext_memory_v1_MemoryContent__Output } from './powercontext/memory/v1/MemoryContent';
 import type { MemoryManifest as _powercontext_memory_v1_MemoryManifest, MemoryManifest__Output as _powercontext_memory_v1_MemoryManifest__Output } from './powercontext/memory/v1/MemoryManifest';
 import type { MemoryManifestEntry as _powercontext_memory_v1_MemoryManifestEntry, MemoryManifestEntry__Output as _powercontext_memory_v1_MemoryManifestEntry__Output } from './powercontext/memory/v1/MemoryManifestEntry';
 import type { MemoryServiceClient as _powercontext_memory_v1_MemoryServiceClient, MemoryServiceDefinition as _powercontext_memory_v1_MemoryServiceDefinition } from './powercontext/memory/v1/MemoryService';
+import type { MemorySummary as _powercontext_memory_v1_MemorySummary, MemorySummary__Output as _powercontext_memory_v1_MemorySummary__Output } from './powercontext/memory/v1/MemorySummary';
 import type { MergeRequest as _powercontext_memory_v1_MergeRequest, MergeRequest__Output as _powercontext_memory_v1_MergeRequest__Output } from './powercontext/memory/v1/MergeRequest';
 import type { MergeResponse as _powercontext_memory_v1_MergeResponse, MergeResponse__Output as _powercontext_memory_v1_MergeResponse__Output } from './powercontext/memory/v1/MergeResponse';
 import type { OrganizeRequest as _powercontext_memory_v1_OrganizeRequest, OrganizeRequest__Output as _powercontext_memory_v1_OrganizeRequest__Output } from './powercontext/memory/v1/OrganizeRequest';
@@ -57,6 +60,8 @@ import type { RestoreResponse as _powercontext_memory_v1_RestoreResponse, Restor
 import type { RevisionChanges as _powercontext_memory_v1_RevisionChanges, RevisionChanges__Output as _powercontext_memory_v1_RevisionChanges__Output } from './powercontext/memory/v1/RevisionChanges';
 import type { SearchRequest as _powercontext_memory_v1_SearchRequest, SearchRequest__Output as _powercontext_memory_v1_SearchRequest__Output } from './powercontext/memory/v1/SearchRequest';
 import type { SearchResponse as _powercontext_memory_v1_SearchResponse, SearchResponse__Output as _powercontext_memory_v1_SearchResponse__Output } from './powercontext/memory/v1/SearchResponse';
+import type { SetMemoryLabelRequest as _powercontext_memory_v1_SetMemoryLabelRequest, SetMemoryLabelRequest__Output as _powercontext_memory_v1_SetMemoryLabelRequest__Output } from './powercontext/memory/v1/SetMemoryLabelRequest';
+import type { SetMemoryLabelResponse as _powercontext_memory_v1_SetMemoryLabelResponse, SetMemoryLabelResponse__Output as _powercontext_memory_v1_SetMemoryLabelResponse__Output } from './powercontext/memory/v1/SetMemoryLabelResponse';
 import type { Source as _powercontext_memory_v1_Source, Source__Output as _powercontext_memory_v1_Source__Output } from './powercontext/memory/v1/Source';
 import type { SourceRef as _powercontext_memory_v1_SourceRef, SourceRef__Output as _powercontext_memory_v1_SourceRef__Output } from './powercontext/memory/v1/SourceRef';
 import type { Suggestion as _powercontext_memory_v1_Suggestion, Suggestion__Output as _powercontext_memory_v1_Suggestion__Output } from './powercontext/memory/v1/Suggestion';
@@ -110,6 +115,8 @@ export interface ProtoGrpcType {
         Lineage: MessageTypeDefinition<_powercontext_memory_v1_Lineage, _powercontext_memory_v1_Lineage__Output>
         ListEntriesRequest: MessageTypeDefinition<_powercontext_memory_v1_ListEntriesRequest, _powercontext_memory_v1_ListEntriesRequest__Output>
         ListEntriesResponse: MessageTypeDefinition<_powercontext_memory_v1_ListEntriesResponse, _powercontext_memory_v1_ListEntriesResponse__Output>
+        ListMemoriesRequest: MessageTypeDefinition<_powercontext_memory_v1_ListMemoriesRequest, _powercontext_memory_v1_ListMemoriesRequest__Output>
+        ListMemoriesResponse: MessageTypeDefinition<_powercontext_memory_v1_ListMemoriesResponse, _powercontext_memory_v1_ListMemoriesResponse__Output>
         ListedEntry: MessageTypeDefinition<_powercontext_memory_v1_ListedEntry, _powercontext_memory_v1_ListedEntry__Output>
         MemoryChange: MessageTypeDefinition<_powercontext_memory_v1_MemoryChange, _powercontext_memory_v1_MemoryChange__Output>
         MemoryContent: MessageTypeDefinition<_powercontext_memory_v1_MemoryContent, _powercontext_memory_v1_MemoryContent__Output>
@@ -124,6 +131,7 @@ export interface ProtoGrpcType {
          * field) in the grpc-status-details-bin trailer.
          */
         MemoryService: SubtypeConstructor<typeof grpc.Client, _powercontext_memory_v1_MemoryServiceClient> & { service: _powercontext_memory_v1_MemoryServiceDefinition }
+        MemorySummary: MessageTypeDefinition<_powercontext_memory_v1_MemorySummary, _powercontext_memory_v1_MemorySummary__Output>
         MergeRequest: MessageTypeDefinition<_powercontext_memory_v1_MergeRequest, _powercontext_memory_v1_MergeRequest__Output>
         MergeResponse: MessageTypeDefinition<_powercontext_memory_v1_MergeResponse, _powercontext_memory_v1_MergeResponse__Output>
         OrganizeRequest: MessageTypeDefinition<_powercontext_memory_v1_OrganizeRequest, _powercontext_memory_v1_OrganizeRequest__Output>
@@ -150,6 +158,8 @@ export interface ProtoGrpcType {
         SearchMode: EnumTypeDefinition
         SearchRequest: MessageTypeDefinition<_powercontext_memory_v1_SearchRequest, _powercontext_memory_v1_SearchRequest__Output>
         SearchResponse: MessageTypeDefinition<_powercontext_memory_v1_SearchResponse, _powercontext_memory_v1_SearchResponse__Output>
+        SetMemoryLabelRequest: MessageTypeDefinition<_powercontext_memory_v1_SetMemoryLabelRequest, _powercontext_memory_v1_SetMemoryLabelRequest__Output>
+        SetMemoryLabelResponse: MessageTypeDefinition<_powercontext_memory_v1_SetMemoryLabelResponse, _powercontext_memory_v1_SetMemoryLabelResponse__Output>
         Source: MessageTypeDefinition<_powercontext_memory_v1_Source, _powercontext_memory_v1_Source__Output>
         SourceRef: MessageTypeDefinition<_powercontext_memory_v1_SourceRef, _powercontext_memory_v1_SourceRef__Output>
         Suggestion: MessageTypeDefinition<_powercontext_memory_v1_Suggestion, _powercontext_memory_v1_Suggestion__Output>

@@ -539,3 +539,61 @@ class PreviewRestoreResponse(_message.Message):
     preview_token: str
     expires_at: _timestamp_pb2.Timestamp
     def __init__(self, memory: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., outcome: _Optional[_Union[_types_pb2.RestoreOutcome, _Mapping]] = ..., would_change: _Optional[bool] = ..., preview_token: _Optional[str] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ListMemoriesRequest(_message.Message):
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class MemorySummary(_message.Message):
+    __slots__ = ("head", "active_entries", "inactive_entries", "created_at", "changed_at", "last_operation", "label", "label_version")
+    HEAD_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    INACTIVE_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CHANGED_AT_FIELD_NUMBER: _ClassVar[int]
+    LAST_OPERATION_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    LABEL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    head: _types_pb2.ArtifactRef
+    active_entries: int
+    inactive_entries: int
+    created_at: _timestamp_pb2.Timestamp
+    changed_at: _timestamp_pb2.Timestamp
+    last_operation: str
+    label: str
+    label_version: int
+    def __init__(self, head: _Optional[_Union[_types_pb2.ArtifactRef, _Mapping]] = ..., active_entries: _Optional[int] = ..., inactive_entries: _Optional[int] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., changed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_operation: _Optional[str] = ..., label: _Optional[str] = ..., label_version: _Optional[int] = ...) -> None: ...
+
+class ListMemoriesResponse(_message.Message):
+    __slots__ = ("memories", "next_page_token")
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    memories: _containers.RepeatedCompositeFieldContainer[MemorySummary]
+    next_page_token: str
+    def __init__(self, memories: _Optional[_Iterable[_Union[MemorySummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class SetMemoryLabelRequest(_message.Message):
+    __slots__ = ("memory_id", "label", "label_version")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    LABEL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    label: str
+    label_version: int
+    def __init__(self, memory_id: _Optional[str] = ..., label: _Optional[str] = ..., label_version: _Optional[int] = ...) -> None: ...
+
+class SetMemoryLabelResponse(_message.Message):
+    __slots__ = ("memory_id", "label", "label_version", "set_at")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    LABEL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SET_AT_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    label: str
+    label_version: int
+    set_at: _timestamp_pb2.Timestamp
+    def __init__(self, memory_id: _Optional[str] = ..., label: _Optional[str] = ..., label_version: _Optional[int] = ..., set_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...

@@ -130,6 +130,16 @@ class MemoryServiceStub:
                 request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreRequest.SerializeToString,
                 response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreResponse.FromString,
                 _registered_method=True)
+        self.ListMemories = channel.unary_unary(
+                '/powercontext.memory.v1.MemoryService/ListMemories',
+                request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListMemoriesRequest.SerializeToString,
+                response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListMemoriesResponse.FromString,
+                _registered_method=True)
+        self.SetMemoryLabel = channel.unary_unary(
+                '/powercontext.memory.v1.MemoryService/SetMemoryLabel',
+                request_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.SetMemoryLabelRequest.SerializeToString,
+                response_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.SetMemoryLabelResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -275,6 +285,23 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListMemories(self, request, context):
+        """The memories the caller may see (a token limited to listed memories sees only those), a
+        page at a time by artifact id, each with its head, entry counts, newest change and label.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetMemoryLabel(self, request, context):
+        """Sets (or clears) a memory's label: a short human description shown in listings. Labels
+        are kept as a history of versions; a set names the version it replaces (compare-and-swap,
+        ABORTED when stale). Not part of any revision: entries and their hashes are unaffected.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -367,6 +394,16 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.PreviewRestore,
                     request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreRequest.FromString,
                     response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreResponse.SerializeToString,
+            ),
+            'ListMemories': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMemories,
+                    request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListMemoriesRequest.FromString,
+                    response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListMemoriesResponse.SerializeToString,
+            ),
+            'SetMemoryLabel': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetMemoryLabel,
+                    request_deserializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.SetMemoryLabelRequest.FromString,
+                    response_serializer=powercontext_dot_memory_dot_v1_dot_memory__service__pb2.SetMemoryLabelResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -861,6 +898,60 @@ class MemoryService:
             '/powercontext.memory.v1.MemoryService/PreviewRestore',
             powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreRequest.SerializeToString,
             powercontext_dot_memory_dot_v1_dot_memory__service__pb2.PreviewRestoreResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMemories(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/powercontext.memory.v1.MemoryService/ListMemories',
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListMemoriesRequest.SerializeToString,
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.ListMemoriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetMemoryLabel(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/powercontext.memory.v1.MemoryService/SetMemoryLabel',
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.SetMemoryLabelRequest.SerializeToString,
+            powercontext_dot_memory_dot_v1_dot_memory__service__pb2.SetMemoryLabelResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -273,7 +273,7 @@ class Citation(_message.Message):
     def __init__(self, memory_ref: _Optional[_Union[ArtifactRef, _Mapping]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ...) -> None: ...
 
 class Hit(_message.Message):
-    __slots__ = ("memory_ref", "entry_id", "entry_version_id", "entry_content_hash", "kind", "text", "score", "matched_by", "description", "tags")
+    __slots__ = ("memory_ref", "entry_id", "entry_version_id", "entry_content_hash", "kind", "text", "score", "matched_by", "description", "tags", "channel_ranks")
     MEMORY_REF_FIELD_NUMBER: _ClassVar[int]
     ENTRY_ID_FIELD_NUMBER: _ClassVar[int]
     ENTRY_VERSION_ID_FIELD_NUMBER: _ClassVar[int]
@@ -284,6 +284,7 @@ class Hit(_message.Message):
     MATCHED_BY_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     TAGS_FIELD_NUMBER: _ClassVar[int]
+    CHANNEL_RANKS_FIELD_NUMBER: _ClassVar[int]
     memory_ref: ArtifactRef
     entry_id: str
     entry_version_id: str
@@ -294,7 +295,8 @@ class Hit(_message.Message):
     matched_by: _containers.RepeatedScalarFieldContainer[SearchChannel]
     description: str
     tags: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, memory_ref: _Optional[_Union[ArtifactRef, _Mapping]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ..., entry_content_hash: _Optional[str] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., matched_by: _Optional[_Iterable[_Union[SearchChannel, str]]] = ..., description: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ...) -> None: ...
+    channel_ranks: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, memory_ref: _Optional[_Union[ArtifactRef, _Mapping]] = ..., entry_id: _Optional[str] = ..., entry_version_id: _Optional[str] = ..., entry_content_hash: _Optional[str] = ..., kind: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., matched_by: _Optional[_Iterable[_Union[SearchChannel, str]]] = ..., description: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., channel_ranks: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListedEntry(_message.Message):
     __slots__ = ("citation", "kind", "description", "status", "tags", "entry_content_hash", "merged_into_entry_id", "text")

@@ -134,6 +134,16 @@ CREATE TABLE IF NOT EXISTS write_requests (
     KEY idx_write_requests_created (created_at_ms)
 ) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
 ;
+-- Labels people give memories (SetMemoryLabel): every label ever set, numbered per memory;
+-- the highest number is the current one ('' when that set cleared it).
+CREATE TABLE IF NOT EXISTS memory_labels (
+    memory_artifact_id VARCHAR(128) NOT NULL,
+    label_version BIGINT NOT NULL,
+    label VARCHAR(1024) NOT NULL,
+    set_at_ms BIGINT NOT NULL,
+    PRIMARY KEY (memory_artifact_id, label_version)
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin
+;
 -- Bearer tokens (security/tokens.py; `powercontext-memory tokens`), as on SQLite: the secret is
 -- never stored, only its SHA-256; memories is a canonical JSON array ('[]': every memory).
 CREATE TABLE IF NOT EXISTS access_tokens (

@@ -3,6 +3,7 @@ connection, composed of one class per concern over the shared statements."""
 
 from __future__ import annotations
 
+from .catalog import CatalogStatements
 from .credentials import CredentialStatements
 from .full_text import FullTextStatements
 from .projection import ProjectionStatements
@@ -15,6 +16,7 @@ from .vectors import VectorStatements
 
 class OceanBaseTransaction(
     RevisionStatements,
+    CatalogStatements,
     SourceStatements,
     ProjectionStatements,
     FullTextStatements,

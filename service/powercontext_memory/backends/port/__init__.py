@@ -2,6 +2,7 @@
 
 rows.py         the plain rows exchanged
 revisions.py    revisions, entry versions, pieces and the head CAS
+catalog.py      the memories as listed, and their labels
 sources.py      sources and their links to memories
 projection.py   the head projection (full text, vectors)
 credentials.py  access tokens and signing keys
@@ -22,6 +23,12 @@ from .adapter import (
 )
 from .audit import (
     AuditReads,
+)
+from .catalog import (
+    CatalogReads,
+    CatalogWrites,
+    MemoryHeadRow,
+    MemoryLabelRow,
 )
 from .credentials import (
     SIGNING_KEY_PREFIX,
@@ -73,6 +80,10 @@ from .sources import (
 __all__ = [
     "AccessTokenRow",
     "AuditReads",
+    "CatalogReads",
+    "CatalogWrites",
+    "MemoryHeadRow",
+    "MemoryLabelRow",
     "ChangesRow",
     "CredentialReads",
     "CredentialWrites",

@@ -10,6 +10,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 from .audit import AuditReads
+from .catalog import CatalogReads, CatalogWrites
 from .credentials import CredentialReads, CredentialWrites
 from .projection import ProjectionReads, ProjectionWrites
 from .request_log import RequestLogReads, RequestLogWrites
@@ -26,6 +27,7 @@ class SnapshotMovedError(Exception):
 
 class HotReads(
     RevisionReads,
+    CatalogReads,
     SourceReads,
     ProjectionReads,
     CredentialReads,
@@ -44,6 +46,7 @@ class ReadTransaction(HotReads, AuditReads, Protocol):
 class WriteTransaction(
     ReadTransaction,
     RevisionWrites,
+    CatalogWrites,
     SourceWrites,
     ProjectionWrites,
     CredentialWrites,

@@ -134,6 +134,16 @@ CREATE TABLE IF NOT EXISTS memory_entry_vector_metadata (
     FOREIGN KEY (projection_id) REFERENCES memory_entry_heads (projection_id) ON DELETE CASCADE
 );
 
+-- Labels people give memories (SetMemoryLabel): every label ever set, numbered per memory;
+-- the highest number is the current one ('' when that set cleared it).
+CREATE TABLE IF NOT EXISTS memory_labels (
+    memory_artifact_id TEXT NOT NULL,
+    label_version INTEGER NOT NULL,
+    label TEXT NOT NULL,
+    set_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (memory_artifact_id, label_version)
+) WITHOUT ROWID;
+
 -- Bearer tokens (security/tokens.py; `powercontext-memory tokens`). Not part of any memory.
 -- secret_hash is SHA-256 of the token's 256-bit random secret: the secret itself is never
 -- stored. memories: canonical JSON array of artifact ids, '[]' for every memory.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .catalog import SQLiteCatalog
 from .credentials import SQLiteCredentials
 from .projection import SQLiteProjection
 from .request_log import SQLiteRequestLog
@@ -13,6 +14,7 @@ from .vectors import SQLiteVectors
 
 class SQLiteTransaction(
     SQLiteRevisions,
+    SQLiteCatalog,
     SQLiteSources,
     SQLiteProjection,
     SQLiteVectors,

@@ -5,7 +5,7 @@ import type { Long } from '@grpc/proto-loader';
 
 export interface ChangesRequest {
   /**
-   * Target revision. With follow, revision 0 means the current head.
+   * Target revision; 0 means the current head (each RevisionChanges names its revision).
    */
   'memory'?: (_powercontext_memory_v1_ArtifactRef | null);
   /**
@@ -29,7 +29,7 @@ export interface ChangesRequest {
 
 export interface ChangesRequest__Output {
   /**
-   * Target revision. With follow, revision 0 means the current head.
+   * Target revision; 0 means the current head (each RevisionChanges names its revision).
    */
   'memory': (_powercontext_memory_v1_ArtifactRef__Output | null);
   /**

@@ -20,6 +20,11 @@ export interface Hit {
   'matchedBy'?: (_powercontext_memory_v1_SearchChannel)[];
   'description'?: (string);
   'tags'?: (string)[];
+  /**
+   * Parallel to matched_by: the hit's 1-based rank in that channel's admitted candidates
+   * (its share of score is 1 / (60 + rank)).
+   */
+  'channelRanks'?: (number)[];
 }
 
 /**
@@ -39,4 +44,9 @@ export interface Hit__Output {
   'matchedBy': (_powercontext_memory_v1_SearchChannel__Output)[];
   'description': (string);
   'tags': (string)[];
+  /**
+   * Parallel to matched_by: the hit's 1-based rank in that channel's admitted candidates
+   * (its share of score is 1 / (60 + rank)).
+   */
+  'channelRanks': (number)[];
 }

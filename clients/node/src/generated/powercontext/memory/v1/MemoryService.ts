@@ -18,6 +18,8 @@ import type { GetSourceRequest as _powercontext_memory_v1_GetSourceRequest, GetS
 import type { GetSourceResponse as _powercontext_memory_v1_GetSourceResponse, GetSourceResponse__Output as _powercontext_memory_v1_GetSourceResponse__Output } from '../../../powercontext/memory/v1/GetSourceResponse';
 import type { ListEntriesRequest as _powercontext_memory_v1_ListEntriesRequest, ListEntriesRequest__Output as _powercontext_memory_v1_ListEntriesRequest__Output } from '../../../powercontext/memory/v1/ListEntriesRequest';
 import type { ListEntriesResponse as _powercontext_memory_v1_ListEntriesResponse, ListEntriesResponse__Output as _powercontext_memory_v1_ListEntriesResponse__Output } from '../../../powercontext/memory/v1/ListEntriesResponse';
+import type { ListMemoriesRequest as _powercontext_memory_v1_ListMemoriesRequest, ListMemoriesRequest__Output as _powercontext_memory_v1_ListMemoriesRequest__Output } from '../../../powercontext/memory/v1/ListMemoriesRequest';
+import type { ListMemoriesResponse as _powercontext_memory_v1_ListMemoriesResponse, ListMemoriesResponse__Output as _powercontext_memory_v1_ListMemoriesResponse__Output } from '../../../powercontext/memory/v1/ListMemoriesResponse';
 import type { MergeRequest as _powercontext_memory_v1_MergeRequest, MergeRequest__Output as _powercontext_memory_v1_MergeRequest__Output } from '../../../powercontext/memory/v1/MergeRequest';
 import type { MergeResponse as _powercontext_memory_v1_MergeResponse, MergeResponse__Output as _powercontext_memory_v1_MergeResponse__Output } from '../../../powercontext/memory/v1/MergeResponse';
 import type { OrganizeRequest as _powercontext_memory_v1_OrganizeRequest, OrganizeRequest__Output as _powercontext_memory_v1_OrganizeRequest__Output } from '../../../powercontext/memory/v1/OrganizeRequest';
@@ -36,6 +38,8 @@ import type { RestoreRequest as _powercontext_memory_v1_RestoreRequest, RestoreR
 import type { RestoreResponse as _powercontext_memory_v1_RestoreResponse, RestoreResponse__Output as _powercontext_memory_v1_RestoreResponse__Output } from '../../../powercontext/memory/v1/RestoreResponse';
 import type { SearchRequest as _powercontext_memory_v1_SearchRequest, SearchRequest__Output as _powercontext_memory_v1_SearchRequest__Output } from '../../../powercontext/memory/v1/SearchRequest';
 import type { SearchResponse as _powercontext_memory_v1_SearchResponse, SearchResponse__Output as _powercontext_memory_v1_SearchResponse__Output } from '../../../powercontext/memory/v1/SearchResponse';
+import type { SetMemoryLabelRequest as _powercontext_memory_v1_SetMemoryLabelRequest, SetMemoryLabelRequest__Output as _powercontext_memory_v1_SetMemoryLabelRequest__Output } from '../../../powercontext/memory/v1/SetMemoryLabelRequest';
+import type { SetMemoryLabelResponse as _powercontext_memory_v1_SetMemoryLabelResponse, SetMemoryLabelResponse__Output as _powercontext_memory_v1_SetMemoryLabelResponse__Output } from '../../../powercontext/memory/v1/SetMemoryLabelResponse';
 import type { UndoMergeRequest as _powercontext_memory_v1_UndoMergeRequest, UndoMergeRequest__Output as _powercontext_memory_v1_UndoMergeRequest__Output } from '../../../powercontext/memory/v1/UndoMergeRequest';
 import type { UndoMergeResponse as _powercontext_memory_v1_UndoMergeResponse, UndoMergeResponse__Output as _powercontext_memory_v1_UndoMergeResponse__Output } from '../../../powercontext/memory/v1/UndoMergeResponse';
 
@@ -169,6 +173,23 @@ export interface MemoryServiceClient extends grpc.Client {
   listEntries(argument: _powercontext_memory_v1_ListEntriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
   listEntries(argument: _powercontext_memory_v1_ListEntriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
   listEntries(argument: _powercontext_memory_v1_ListEntriesRequest, callback: grpc.requestCallback<_powercontext_memory_v1_ListEntriesResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The memories the caller may see (a token limited to listed memories sees only those), a
+   * page at a time by artifact id, each with its head, entry counts, newest change and label.
+   */
+  ListMemories(argument: _powercontext_memory_v1_ListMemoriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_ListMemoriesResponse__Output>): grpc.ClientUnaryCall;
+  ListMemories(argument: _powercontext_memory_v1_ListMemoriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_ListMemoriesResponse__Output>): grpc.ClientUnaryCall;
+  ListMemories(argument: _powercontext_memory_v1_ListMemoriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_ListMemoriesResponse__Output>): grpc.ClientUnaryCall;
+  ListMemories(argument: _powercontext_memory_v1_ListMemoriesRequest, callback: grpc.requestCallback<_powercontext_memory_v1_ListMemoriesResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The memories the caller may see (a token limited to listed memories sees only those), a
+   * page at a time by artifact id, each with its head, entry counts, newest change and label.
+   */
+  listMemories(argument: _powercontext_memory_v1_ListMemoriesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_ListMemoriesResponse__Output>): grpc.ClientUnaryCall;
+  listMemories(argument: _powercontext_memory_v1_ListMemoriesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_ListMemoriesResponse__Output>): grpc.ClientUnaryCall;
+  listMemories(argument: _powercontext_memory_v1_ListMemoriesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_ListMemoriesResponse__Output>): grpc.ClientUnaryCall;
+  listMemories(argument: _powercontext_memory_v1_ListMemoriesRequest, callback: grpc.requestCallback<_powercontext_memory_v1_ListMemoriesResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Folds two or more active entries into one new entry in one revision; the inputs become
@@ -316,6 +337,25 @@ export interface MemoryServiceClient extends grpc.Client {
   search(argument: _powercontext_memory_v1_SearchRequest, callback: grpc.requestCallback<_powercontext_memory_v1_SearchResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Sets (or clears) a memory's label: a short human description shown in listings. Labels
+   * are kept as a history of versions; a set names the version it replaces (compare-and-swap,
+   * ABORTED when stale). Not part of any revision: entries and their hashes are unaffected.
+   */
+  SetMemoryLabel(argument: _powercontext_memory_v1_SetMemoryLabelRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_SetMemoryLabelResponse__Output>): grpc.ClientUnaryCall;
+  SetMemoryLabel(argument: _powercontext_memory_v1_SetMemoryLabelRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_SetMemoryLabelResponse__Output>): grpc.ClientUnaryCall;
+  SetMemoryLabel(argument: _powercontext_memory_v1_SetMemoryLabelRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_SetMemoryLabelResponse__Output>): grpc.ClientUnaryCall;
+  SetMemoryLabel(argument: _powercontext_memory_v1_SetMemoryLabelRequest, callback: grpc.requestCallback<_powercontext_memory_v1_SetMemoryLabelResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Sets (or clears) a memory's label: a short human description shown in listings. Labels
+   * are kept as a history of versions; a set names the version it replaces (compare-and-swap,
+   * ABORTED when stale). Not part of any revision: entries and their hashes are unaffected.
+   */
+  setMemoryLabel(argument: _powercontext_memory_v1_SetMemoryLabelRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_SetMemoryLabelResponse__Output>): grpc.ClientUnaryCall;
+  setMemoryLabel(argument: _powercontext_memory_v1_SetMemoryLabelRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_powercontext_memory_v1_SetMemoryLabelResponse__Output>): grpc.ClientUnaryCall;
+  setMemoryLabel(argument: _powercontext_memory_v1_SetMemoryLabelRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_SetMemoryLabelResponse__Output>): grpc.ClientUnaryCall;
+  setMemoryLabel(argument: _powercontext_memory_v1_SetMemoryLabelRequest, callback: grpc.requestCallback<_powercontext_memory_v1_SetMemoryLabelResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Undoes the merge that produced an entry (and the later merges that froze that entry).
    */
   UndoMerge(argument: _powercontext_memory_v1_UndoMergeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_powercontext_memory_v1_UndoMergeResponse__Output>): grpc.ClientUnaryCall;
@@ -385,6 +425,12 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
   ListEntries: grpc.handleUnaryCall<_powercontext_memory_v1_ListEntriesRequest__Output, _powercontext_memory_v1_ListEntriesResponse>;
   
   /**
+   * The memories the caller may see (a token limited to listed memories sees only those), a
+   * page at a time by artifact id, each with its head, entry counts, newest change and label.
+   */
+  ListMemories: grpc.handleUnaryCall<_powercontext_memory_v1_ListMemoriesRequest__Output, _powercontext_memory_v1_ListMemoriesResponse>;
+  
+  /**
    * Folds two or more active entries into one new entry in one revision; the inputs become
    * merged (inactive, pointing at the result) and their citations stay resolvable.
    */
@@ -435,6 +481,13 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
   Search: grpc.handleUnaryCall<_powercontext_memory_v1_SearchRequest__Output, _powercontext_memory_v1_SearchResponse>;
   
   /**
+   * Sets (or clears) a memory's label: a short human description shown in listings. Labels
+   * are kept as a history of versions; a set names the version it replaces (compare-and-swap,
+   * ABORTED when stale). Not part of any revision: entries and their hashes are unaffected.
+   */
+  SetMemoryLabel: grpc.handleUnaryCall<_powercontext_memory_v1_SetMemoryLabelRequest__Output, _powercontext_memory_v1_SetMemoryLabelResponse>;
+  
+  /**
    * Undoes the merge that produced an entry (and the later merges that froze that entry).
    */
   UndoMerge: grpc.handleUnaryCall<_powercontext_memory_v1_UndoMergeRequest__Output, _powercontext_memory_v1_UndoMergeResponse>;
@@ -450,6 +503,7 @@ export interface MemoryServiceDefinition extends grpc.ServiceDefinition {
   GetRecallManifest: MethodDefinition<_powercontext_memory_v1_GetRecallManifestRequest, _powercontext_memory_v1_GetRecallManifestResponse, _powercontext_memory_v1_GetRecallManifestRequest__Output, _powercontext_memory_v1_GetRecallManifestResponse__Output>
   GetSource: MethodDefinition<_powercontext_memory_v1_GetSourceRequest, _powercontext_memory_v1_GetSourceResponse, _powercontext_memory_v1_GetSourceRequest__Output, _powercontext_memory_v1_GetSourceResponse__Output>
   ListEntries: MethodDefinition<_powercontext_memory_v1_ListEntriesRequest, _powercontext_memory_v1_ListEntriesResponse, _powercontext_memory_v1_ListEntriesRequest__Output, _powercontext_memory_v1_ListEntriesResponse__Output>
+  ListMemories: MethodDefinition<_powercontext_memory_v1_ListMemoriesRequest, _powercontext_memory_v1_ListMemoriesResponse, _powercontext_memory_v1_ListMemoriesRequest__Output, _powercontext_memory_v1_ListMemoriesResponse__Output>
   Merge: MethodDefinition<_powercontext_memory_v1_MergeRequest, _powercontext_memory_v1_MergeResponse, _powercontext_memory_v1_MergeRequest__Output, _powercontext_memory_v1_MergeResponse__Output>
   Organize: MethodDefinition<_powercontext_memory_v1_OrganizeRequest, _powercontext_memory_v1_OrganizeResponse, _powercontext_memory_v1_OrganizeRequest__Output, _powercontext_memory_v1_OrganizeResponse__Output>
   PrepareContext: MethodDefinition<_powercontext_memory_v1_PrepareContextRequest, _powercontext_memory_v1_PrepareContextResponse, _powercontext_memory_v1_PrepareContextRequest__Output, _powercontext_memory_v1_PrepareContextResponse__Output>
@@ -459,5 +513,6 @@ export interface MemoryServiceDefinition extends grpc.ServiceDefinition {
   Remember: MethodDefinition<_powercontext_memory_v1_RememberRequest, _powercontext_memory_v1_RememberResponse, _powercontext_memory_v1_RememberRequest__Output, _powercontext_memory_v1_RememberResponse__Output>
   Restore: MethodDefinition<_powercontext_memory_v1_RestoreRequest, _powercontext_memory_v1_RestoreResponse, _powercontext_memory_v1_RestoreRequest__Output, _powercontext_memory_v1_RestoreResponse__Output>
   Search: MethodDefinition<_powercontext_memory_v1_SearchRequest, _powercontext_memory_v1_SearchResponse, _powercontext_memory_v1_SearchRequest__Output, _powercontext_memory_v1_SearchResponse__Output>
+  SetMemoryLabel: MethodDefinition<_powercontext_memory_v1_SetMemoryLabelRequest, _powercontext_memory_v1_SetMemoryLabelResponse, _powercontext_memory_v1_SetMemoryLabelRequest__Output, _powercontext_memory_v1_SetMemoryLabelResponse__Output>
   UndoMerge: MethodDefinition<_powercontext_memory_v1_UndoMergeRequest, _powercontext_memory_v1_UndoMergeResponse, _powercontext_memory_v1_UndoMergeRequest__Output, _powercontext_memory_v1_UndoMergeResponse__Output>
 }
