@@ -35,7 +35,7 @@ def ops(changes: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
 
 def test_the_curation_walkthrough_runs_as_written(server_port: int, tmp_path: Path) -> None:
     steps = run_walkthrough(DOC, "curation", server_port, tmp_path)
-    assert len(steps) == 12
+    assert len(steps) == 13
     out = [s.output for s in steps]
 
     [r1] = json_documents(out[1])
@@ -126,3 +126,14 @@ def test_the_curation_walkthrough_runs_as_written(server_port: int, tmp_path: Pa
     version = expanded["version"]
     assert version["entry_version_id"] == versions[a] and version["text"] == "公开 API 保持异步。"
     assert version["description"] == "公开 API 保持异步" and version["tags"] == ["api"]
+
+    # 12: the memory as listed, its label set once, the stale second set refused.
+    listed, labelled, relisted = json_documents(out[12])
+    [summary] = listed["memories"]
+    assert summary["head"] == {"artifact_id": r1["memory"]["artifact_id"], "revision": "6"}
+    assert summary["last_operation"] == "undo_merge" and "label" not in summary
+    assert int(summary["active_entries"]) + int(summary["inactive_entries"]) == 7
+    assert labelled["label"] == "Client API decisions" and labelled["label_version"] == "1"
+    assert "Code: Aborted" in out[12] and '"reason":"LABEL_CONFLICT"' in out[12]
+    [after] = relisted["memories"]
+    assert after["label"] == "Client API decisions" and after["head"]["revision"] == "6"
