@@ -9,7 +9,7 @@ DB ?= data/memory.sqlite3
 # one keeps the embedding profile it was created with.
 EMBEDDING ?= auto
 
-.PHONY: serve test test-fast lint proto bench verify clean seekdb-start seekdb-stop
+.PHONY: serve test test-fast lint proto bench verify clean seekdb-start seekdb-stop container-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,12 +44,22 @@ $(HOSTS_NPM)/node_modules/.npm-ci: $(HOSTS_NPM)/package.json $(HOSTS_NPM)/packag
 	cd $(HOSTS_NPM) && npm ci --no-audit --no-fund
 	touch $@
 
+# Debian packages the tests drive for real (we run as root): Chromium for tests/browser
+# (Playwright drives it and never downloads a browser), and podman, runc and mmdebstrap for
+# tests/e2e/test_container.py, which builds the Dockerfile and runs the image
+# (scripts/container.py says why each).
+SYSTEM_TOOLS := /usr/bin/chromium /usr/bin/podman /usr/sbin/runc /usr/bin/mmdebstrap
+$(SYSTEM_TOOLS) &:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc mmdebstrap
+
 # The OceanBase half of the suite runs on a real seekdb server that scripts/seekdb.py starts on
 # 127.0.0.1 with its own data directory and stops afterwards, also when tests fail.
-# scripts/run_tests.py runs that half, the rest of pytest and the Node client's tests side by
-# side (they mostly wait on servers), each one's output whole as it ends.
+# scripts/run_tests.py runs that half, the image's build and run, the rest of pytest and the
+# Node client's tests side by side (they mostly wait), each one's output whole as it ends.
 SEEKDB_DIR ?= .seekdb
-test: lint $(NODE_CLIENT)/node_modules/.npm-ci $(HOSTS_NPM)/node_modules/.npm-ci
+test: lint $(SYSTEM_TOOLS) $(NODE_CLIENT)/node_modules/.npm-ci $(HOSTS_NPM)/node_modules/.npm-ci
 	$(BIN)/python scripts/seekdb.py run --dir $(SEEKDB_DIR)/test -- $(BIN)/python scripts/run_tests.py
 
 # The quick tier, to run every few minutes (~1 min on 2 cores): tests/unit and tests/conformance
@@ -91,5 +101,10 @@ seekdb-stop: $(VENV)/.dev
 verify: $(VENV)/.runtime
 	$(BIN)/powercontext-memory verify --database $(DB)
 
+# The image alone: build it from the Dockerfile and check it running (~2 min cold).
+container-test: $(VENV)/.dev $(SYSTEM_TOOLS)
+	$(BIN)/python -m pytest -q -m container tests/e2e/test_container.py
+
 clean:
+	-$(PYTHON) scripts/container.py clean
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache $(SEEKDB_DIR) $(NODE_CLIENT)/node_modules $(NODE_CLIENT)/dist

@@ -1,8 +1,9 @@
-"""`make test`'s run: the OceanBase half of pytest, the rest of it and the Node client's tests,
-side by side (each mostly waits on servers and seekdb), each one's output shown whole as it ends.
+"""`make test`'s run: the OceanBase half of pytest, the container image's build and run, the rest
+of pytest and the Node client's tests, side by side (each mostly waits on servers, seekdb or the
+image build), each one's output shown whole as it ends.
 
 Usage: python scripts/run_tests.py [PYTEST ARGS...] (extra arguments go to both pytest runs).
-Exits 1 when any of the three failed.
+Exits 1 when any of them failed.
 """
 
 from __future__ import annotations
@@ -34,7 +35,13 @@ def suites(pytest_args: list[str]) -> list[tuple[str, list[str], Path, dict[str,
     node_env = {**os.environ, "POWERCONTEXT_SERVER_COMMAND": str(SCRIPTS / "powercontext-memory")}
     return [
         ("pytest -m oceanbase", [*pytest, "-m", "oceanbase"], ROOT, dict(os.environ)),
-        ('pytest -m "not oceanbase"', [*pytest, "-m", "not oceanbase"], ROOT, dict(os.environ)),
+        ("pytest -m container", [*pytest, "-m", "container"], ROOT, dict(os.environ)),
+        (
+            'pytest -m "not oceanbase and not container"',
+            [*pytest, "-m", "not oceanbase and not container"],
+            ROOT,
+            dict(os.environ),
+        ),
         ("npm test (clients/node)", ["npm", "test"], ROOT / "clients" / "node", node_env),
     ]
 

@@ -61,7 +61,7 @@ SPAWNS: dict[str, tuple[str, ...]] = {
 # Node id prefix -> why it is slow (several seconds or more on 2 cores; see --durations).
 SLOW: dict[str, str] = {
     "tests/e2e/test_wheel_install.py": "builds both wheels and installs them into three venvs",
-    "tests/e2e/test_container.py": "debootstraps a base, builds the image, runs it with podman",
+    "tests/e2e/test_container.py": "makes a Debian base, builds the image, runs it with podman",
     "tests/e2e/test_seekdb_script.py": "starts seekdb four times",
     "tests/conformance/test_oceanbase_plans.py": "loads MiniLM and seeds seekdb",
     "tests/conformance/test_oceanbase_fts.py::"
