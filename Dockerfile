@@ -64,13 +64,14 @@ USER 10001:10001
 # make one with `docker exec CONTAINER powercontext-memory tokens create ...`. TLS: mount a
 # certificate and set POWERCONTEXT_SERVER_TLS_CERT / _KEY (and POWERCONTEXT_TLS_CA for the
 # HEALTHCHECK). Serving without tokens needs POWERCONTEXT_AUTH=none POWERCONTEXT_INSECURE=1.
-# The HTTP door (every RPC as JSON, the web console) on 8080 takes the same tokens.
+# The HTTP door (every RPC as JSON, the web console) on 50080, the port `make serve` uses on
+# loopback, takes the same tokens.
 # Metrics answer without a token, so only inside: a sidecar sharing the network namespace (a
 # Kubernetes pod) scrapes 127.0.0.1:9464; exposing them takes
 # -e POWERCONTEXT_METRICS_LISTEN=0.0.0.0:9464 -p 127.0.0.1:9464:9464, deliberately.
 ENV POWERCONTEXT_DATABASE=/data/memory.sqlite3 \
     POWERCONTEXT_LISTEN=0.0.0.0:50051 \
-    POWERCONTEXT_HTTP_LISTEN=0.0.0.0:8080 \
+    POWERCONTEXT_HTTP_LISTEN=0.0.0.0:50080 \
     POWERCONTEXT_AUTH=tokens \
     POWERCONTEXT_METRICS_LISTEN=127.0.0.1:9464 \
     POWERCONTEXT_EMBEDDING=$EMBEDDING \
@@ -78,7 +79,7 @@ ENV POWERCONTEXT_DATABASE=/data/memory.sqlite3 \
     POWERCONTEXT_ENDPOINT=127.0.0.1:50051
 
 # gRPC and the HTTP door (the metrics port stays inside, above).
-EXPOSE 50051 8080
+EXPOSE 50051 50080
 
 # `powercontext health` asks grpc.health.v1 at POWERCONTEXT_ENDPOINT: exit 0 only when SERVING.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \

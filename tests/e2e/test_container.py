@@ -90,7 +90,7 @@ def running(image: str) -> Iterator[Running]:
     container.remove_labelled(LABEL)
     name = f"powercontext-test-{os.getpid()}"
     volume = container.create_volume(f"{name}-data", LABEL)
-    box = container.run_detached(image, name, volume=volume, ports=(50051, 8080), label=LABEL)
+    box = container.run_detached(image, name, volume=volume, ports=(50051, 50080), label=LABEL)
     try:
         wait_healthy(box)
         token = box.exec(
@@ -144,7 +144,7 @@ def test_a_token_made_inside_lets_a_host_client_in_and_no_token_is_refused(
 
 def _http(running: Running, path: str, body: dict[str, object] | None, token: str | None) -> int:
     """The HTTP door's status code for a GET (no body) or a JSON POST from the host."""
-    url = f"http://127.0.0.1:{running.box.published_port(8080)}{path}"
+    url = f"http://127.0.0.1:{running.box.published_port(50080)}{path}"
     headers = {"Content-Type": "application/json"} if body is not None else {}
     headers |= {"Authorization": f"Bearer {token}"} if token else {}
     data = json.dumps(body).encode() if body is not None else None
@@ -189,7 +189,7 @@ def test_metrics_answer_inside_the_container_only(running: Running, image: str) 
     exposed = container.podman(
         "image", "inspect", "--format", "{{json .Config.ExposedPorts}}", image
     )
-    assert sorted(json.loads(exposed)) == ["50051/tcp", "8080/tcp"]
+    assert sorted(json.loads(exposed)) == ["50051/tcp", "50080/tcp"]
 
 
 def test_the_volume_keeps_memories_and_tokens_across_a_restart(running: Running) -> None:
