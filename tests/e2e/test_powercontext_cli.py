@@ -164,9 +164,13 @@ def test_the_rfc_worked_example(cli: Cli, tmp_path: Path) -> None:
     assert r3.startswith(f"{memory}@3  new revision") and "deactivate" in r3
     assert site["entry_version_id"] in r3 and "(user_requested)" in r3
 
-    head = cli("get", memory).stdout
-    assert f"memory    {memory}@3 (head)" in head and "2 active, 1 inactive" in head
-    assert f"{site['entry_id']}  {site['entry_version_id']}  inactive" in head
+    head = cli("get", memory).stdout.splitlines()  # a pipe: the texts, and their citations
+    assert f"memory    {memory}@3 (head)" in head and "entries   2 active, 1 inactive" in head
+    at = head.index("  constraint (inactive)")
+    assert head[at + 1 :] == [
+        "    site/ 是生成输出，不作为源材料修改。",
+        f"    {memory}@3/{site['entry_id']}/{site['entry_version_id']}",
+    ]
 
     found = cli("search", QUERY, "-m", memory, "--mode", "fts").stdout.splitlines()
     assert found[0] == "mode fts, 1 hit(s)"

@@ -72,8 +72,8 @@ def test_descriptions_tags_manifest_and_list(cli: Cli) -> None:
     anyone = cli.json("list", memory, "--tag", "build", "--tag", "docs", "--tag-match", "any")
     assert len(_ids(anyone)) == 3
     assert _ids(cli.json("list", memory, "--tag", "build", "--tag", "docs")) == []
-    with_text = cli("list", memory, "--text", "--kind", "preference").stdout
-    assert "| Docs build with make docs." in with_text
+    listed = cli("list", memory, "--kind", "preference", "--no-ids").stdout
+    assert listed == "preference  [docs]\n  Docs build with make docs.\n"  # text, no description
 
     view = cli.json("get", memory, "--metadata-only")
     assert view["content_omitted"] is True and view["content"]["manifest"]["entries"] == []

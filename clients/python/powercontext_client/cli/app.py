@@ -2,7 +2,8 @@
 
     powercontext [--endpoint HOST:PORT] [-o text|json] COMMAND ...
 
-Every command is one entry in COMMANDS (name, help, arguments, handler in commands.py). An
+Every command is one entry in COMMANDS: its name, help, arguments (arguments.py, or beside the
+handler) and handler (commands.py, remembered.py, listing.py, memories.py, ...). An
 error is one line on stderr — `error: REASON (CODE): message` — and the exit code tells the
 family (EXIT_CODES), so scripts can branch without parsing text.
 """
@@ -37,7 +38,7 @@ from ..errors import (
     Unavailable,
     describe,
 )
-from . import bridge, commands, curation, listing, refs, runtime
+from . import arguments, bridge, commands, curation, listing, memories, remembered, runtime
 from .output import Printer
 
 # Exit codes by error family; 1 is anything else (a server bug, an unknown status).
@@ -106,173 +107,24 @@ def _connection_arguments(parser: argparse.ArgumentParser, defaults: bool) -> No
     )
 
 
-def _evidence_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("text", nargs="*", help="entry texts, one entry each")
-    parser.add_argument("--kind", default="fact", help="kind of the text entries (fact)")
-    parser.add_argument("--file", action="append", default=[], help="a file's text as an entry")
-    parser.add_argument("--jsonl", help="EntryInput JSON Lines (proto3 JSON); - for stdin")
-    parser.add_argument(
-        "--source",
-        type=refs.source,
-        action="append",
-        default=[],
-        help="evidence SOURCE_ID[:SHA256] of the operation, cited by the text entries",
-    )
-    parser.add_argument(
-        "--artifact",
-        type=refs.memory,
-        action="append",
-        default=[],
-        help="evidence ARTIFACT@REVISION, cited by the text entries",
-    )
-    parser.add_argument("--reason", help="why (kept in the change record)")
-    parser.add_argument(
-        "--description", help="one line for the text entries (default: derived from the text)"
-    )
-    parser.add_argument("--tag", action="append", default=[], help="a tag of the text entries")
-
-
-def _request_id(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--request-id",
-        default="",
-        help="idempotency key (default: a fresh UUID4): running the command again with the "
-        "same id commits at most once",
-    )
-
-
-def _create(parser: argparse.ArgumentParser) -> None:
-    _evidence_arguments(parser)
-    _request_id(parser)
-
-
-def _memory(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("memory", type=refs.memory, help="MEMORY (its head) or MEMORY@REVISION")
-
-
-def _remember(parser: argparse.ArgumentParser) -> None:
-    _memory(parser)
-    _evidence_arguments(parser)
-    _request_id(parser)
-
-
-def _revise(parser: argparse.ArgumentParser) -> None:
-    _memory(parser)
-    parser.add_argument("entry_id")
-    parser.add_argument("text", help="the entry's new text")
-    parser.add_argument("--kind", help="new kind (default: keep the current one)")
-    parser.add_argument("--version", help="revise only if the entry is at this version")
-    parser.add_argument("--source", type=refs.source, action="append", default=[])
-    parser.add_argument("--reason")
-    parser.add_argument("--description", help="one line (default: derived from the new text)")
-    parser.add_argument(
-        "--tag", action="append", default=None, help="the new tags (default: keep the current)"
-    )
-    _request_id(parser)
-
-
-def _entries(parser: argparse.ArgumentParser) -> None:
-    _memory(parser)
-    parser.add_argument("entry_id", nargs="+")
-    parser.add_argument("--reason")
-    _request_id(parser)
-
-
-def _organize(parser: argparse.ArgumentParser) -> None:
-    _memory(parser)
-    parser.add_argument(
-        "--step",
-        action="append",
-        default=[],
-        choices=sorted(commands.ORGANIZE_STEPS),
-        help="dedupe and/or normalize (default: both)",
-    )
-    _request_id(parser)
-
-
-def _get(parser: argparse.ArgumentParser) -> None:
-    _memory(parser)
-    parser.add_argument("entry_id", nargs="*", help="show these entries' text")
-    parser.add_argument(
-        "--metadata-only", action="store_true", help="leave the manifest out (large memories)"
-    )
-
-
-def _search(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("query")
-    parser.add_argument(
-        "-m",
-        "--memory",
-        type=refs.memory,
-        action="append",
-        required=True,
-        help="memory to search (repeat for several)",
-    )
-    parser.add_argument("--limit", type=int, default=0, help="1..100 (server default 8)")
-    parser.add_argument("--mode", choices=sorted(commands.SEARCH_MODES), default="auto")
-    listing.filter_arguments(parser)
-    parser.add_argument("--min-score", type=float, help="drop hits scoring below this")
-
-
-def _context(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("memory", type=refs.memory, nargs="+", help="MEMORY (its head) ...")
-    parser.add_argument("--query", "-q", default="", help="the task, to pick relevant entries")
-    parser.add_argument(
-        "--budget", type=int, default=0, help="exact UTF-8 byte budget, 256..65536 (0: 8192)"
-    )
-
-
-def _expand(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("citation", type=refs.citation, nargs="+", help="MEMORY@REV/ENTRY/VERSION")
-
-
-def _changes(parser: argparse.ArgumentParser) -> None:
-    _memory(parser)
-    parser.add_argument("--since", type=int, default=0, help="after this revision (0: all)")
-    parser.add_argument("--follow", "-f", action="store_true", help="then wait for new ones")
-
-
-def _sources_put(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", help="file to store, - for stdin")
-    parser.add_argument("--kind", required=True, help="file, user_note, task_outcome, ...")
-    parser.add_argument("--uri", default="")
-    parser.add_argument("--media-type", default="")
-    parser.add_argument("--meta", type=_key_value, action="append", default=[], metavar="KEY=VALUE")
-    parser.add_argument(
-        "--memory",
-        default=None,
-        metavar="MEMORY_ID",
-        help="record it for this memory (required with a token limited to memories)",
-    )
-
-
-def _key_value(text: str) -> tuple[str, str]:
-    key, equals, value = text.partition("=")
-    if not equals or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    return key, value
-
-
-def _sources_get(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source_id")
-    parser.add_argument("--content", action="store_true", help="print the stored bytes only")
-
-
-def _health(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--service", default="", help="a service name ('' = the server)")
-
-
-def _nothing(parser: argparse.ArgumentParser) -> None:
-    pass
-
-
 COMMANDS: list[Command] = [
-    Command("create", "create a memory with entries", _create, commands.create),
-    Command("remember", "add entries (or JSON Lines revisions)", _remember, commands.remember),
-    Command("revise", "a new version of an entry's text", _revise, commands.revise_entry),
-    Command("forget", "deactivate entries (kept, not recalled)", _entries, commands.forget),
-    Command("reactivate", "make forgotten entries active again", _entries, commands.reactivate),
-    Command("organize", "exact dedupe, then evidence normalization", _organize, commands.organize),
+    Command("create", "create a memory with entries", arguments.create, commands.create),
+    Command(
+        "remember", "add entries (or JSON Lines revisions)", arguments.remember, commands.remember
+    ),
+    Command("revise", "a new version of an entry's text", arguments.revise, commands.revise_entry),
+    Command(
+        "forget", "deactivate entries (kept, not recalled)", arguments.entries, commands.forget
+    ),
+    Command(
+        "reactivate", "make forgotten entries active again", arguments.entries, commands.reactivate
+    ),
+    Command(
+        "organize",
+        "exact dedupe, then evidence normalization",
+        arguments.organize,
+        commands.organize,
+    ),
     Command(
         "merge", "fold active entries into one new entry", curation.merge_arguments, curation.merge
     ),
@@ -288,7 +140,12 @@ COMMANDS: list[Command] = [
         curation.undo_merge_arguments,
         curation.undo_merge,
     ),
-    Command("get", "a memory's revision, or entries' text", _get, commands.get),
+    Command(
+        "get",
+        "a memory's revision with its entries' text, or those entries' versions",
+        remembered.get_arguments,
+        remembered.get,
+    ),
     Command(
         "manifest",
         "active entries' citations, kinds, descriptions, tags (no text)",
@@ -301,12 +158,28 @@ COMMANDS: list[Command] = [
         listing.list_arguments,
         listing.list_entries,
     ),
-    Command("search", "search the heads of memories", _search, commands.search),
-    Command("expand", "verify citations and show the cited versions", _expand, commands.expand),
-    Command("context", "the context block for an agent's next task", _context, commands.context),
-    Command("changes", "the change history; --follow to stream", _changes, commands.changes),
-    Command("capabilities", "what the server can do", _nothing, commands.capabilities),
-    Command("health", "exit 0 when the server is SERVING", _health, commands.health, FIND),
+    Command("search", "search the heads of memories", arguments.search, commands.search),
+    Command(
+        "expand", "verify citations and show the cited versions", arguments.expand, commands.expand
+    ),
+    Command(
+        "context", "the context block for an agent's next task", arguments.context, commands.context
+    ),
+    Command(
+        "changes",
+        "what each revision changed, with the texts; --follow to stream",
+        remembered.changes_arguments,
+        remembered.changes,
+    ),
+    Command(
+        "memories",
+        "the memories you can see: label, head, entries, newest change",
+        memories.memories_arguments,
+        memories.memories,
+    ),
+    Command("label", "set or clear a memory's label", memories.label_arguments, memories.label),
+    Command("capabilities", "what the server can do", arguments.nothing, commands.capabilities),
+    Command("health", "exit 0 when the server is SERVING", arguments.health, commands.health, FIND),
     Command("mcp", "serve the memory as MCP tools (stdio)", bridge.arguments, bridge.run),
     Command(
         "bootstrap",
@@ -345,8 +218,10 @@ COMMANDS: list[Command] = [
     ),
 ]
 SOURCE_COMMANDS: list[Command] = [
-    Command("put", "store a file as immutable evidence", _sources_put, commands.sources_put),
-    Command("get", "show a stored source", _sources_get, commands.sources_get),
+    Command(
+        "put", "store a file as immutable evidence", arguments.sources_put, commands.sources_put
+    ),
+    Command("get", "show a stored source", arguments.sources_get, commands.sources_get),
 ]
 
 

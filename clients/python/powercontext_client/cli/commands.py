@@ -15,7 +15,6 @@ fails with ALREADY_EXISTS (exit 9) if the first run committed.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -26,8 +25,7 @@ from powercontext.memory.v1 import types_pb2 as types
 
 from ..aio import AsyncClient
 from ..core import WriteRequest, WriteResponse
-from ..errors import NotFound, RevisionConflict, describe
-from ..reconnects import FollowEvent
+from ..errors import NotFound, RevisionConflict
 from ..requests import citation, entry_ref, revise
 from . import output
 from .inputs import complete_sources, entries_from, read_bytes
@@ -188,20 +186,6 @@ async def organize(client: AsyncClient, args: argparse.Namespace, printer: Print
 # -- reads --------------------------------------------------------------------------------------
 
 
-async def get(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
-    view = await client.get_memory(args.memory, metadata_only=args.metadata_only)
-    if not args.entry_id:
-        printer.show(view, output.memory_lines(view))
-        return 0
-    cited = [
-        citation(view.memory, entry_id, _manifest_entry(view, entry_id).entry_version_id)
-        for entry_id in args.entry_id
-    ]
-    expanded = await client.expand(cited)
-    printer.show(expanded, output.expanded_lines(expanded))
-    return 0
-
-
 async def search(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
     response = await client.search(
         args.query,
@@ -228,30 +212,6 @@ async def expand(client: AsyncClient, args: argparse.Namespace, printer: Printer
     response = await client.expand(args.citation)
     printer.show(response, output.expanded_lines(response))
     return 0
-
-
-async def changes(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
-    if args.follow:
-        follow = client.follow(args.memory.artifact_id, args.since, on_reconnect=_say_reconnect)
-        async for revision in follow:
-            printer.show(revision, output.revision_lines(revision))
-        return 0
-    target = args.memory if args.memory.revision else await client.head(args.memory.artifact_id)
-    for revision in await client.changes(target, args.since):
-        printer.show(revision, output.revision_lines(revision))
-    return 0
-
-
-def _say_reconnect(event: FollowEvent) -> None:
-    """A follow's lost and found server on stderr, so a silent stream is never a mystery."""
-    if event.error is not None:
-        line = (
-            f"follow: lost {event.endpoint} ({describe(event.error)}); reconnecting, "
-            f"to resume after revision {event.since}"
-        )
-    else:
-        line = f"follow: reconnected to {event.endpoint}; resuming after revision {event.since}"
-    print(line, file=sys.stderr, flush=True)
 
 
 async def sources_put(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:

@@ -1,10 +1,12 @@
 """`powercontext manifest` and `powercontext list`: entries a page at a time, by entry id.
 
     powercontext manifest MEMORY [--kind K] [--tag T] [--tag-match any] [--all]
-    powercontext list MEMORY [--status merged] [--kind K] [--tag T] [--text] [--all]
+    powercontext list MEMORY [--status merged] [--kind K] [--tag T] [--text] [--all] [--ids]
 
 One page by default, ending with the `--page-token` of the next one; `--all` walks every page
 (each page is one read, retried like every read). `-o json` prints each page's response.
+`manifest` prints each item's citation and description (it is for choosing what to expand);
+`list` prints each entry's kind, state, tags and text (views.py), its citation with --ids.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from ..aio import AsyncClient
 from . import output, refs
 from .commands import TAG_MATCHES
-from .output import Printer
+from .output import Printer, ids_argument
+from .views import listed_entry_lines
 
 
 def filter_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +60,12 @@ def list_arguments(parser: argparse.ArgumentParser) -> None:
         choices=sorted(output.STATUSES),
         help="active (default), inactive, merged; repeat for several",
     )
-    parser.add_argument("--text", action="store_true", help="include each entry's text")
+    parser.add_argument(
+        "--text",
+        action="store_true",
+        help="-o json: include each entry's text (the text output always shows it)",
+    )
+    ids_argument(parser)
 
 
 async def manifest(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
@@ -82,6 +90,7 @@ async def manifest(client: AsyncClient, args: argparse.Namespace, printer: Print
 
 async def list_entries(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
     token = args.page_token
+    ids = printer.ids(args.ids)
     while True:
         page = await client.list_entries(
             args.memory,
@@ -91,10 +100,10 @@ async def list_entries(client: AsyncClient, args: argparse.Namespace, printer: P
             kinds=args.kind,
             tags=args.tag,
             tag_match=TAG_MATCHES[args.tag_match],
-            include_text=args.text,
+            include_text=args.text or not printer.json,
         )
         token = page.next_page_token
-        lines = list(output.listed_lines(page.entries))
+        lines = [line for entry in page.entries for line in listed_entry_lines(entry, ids)]
         printer.show(page, lines + ([] if args.all else list(output.next_page_line(token))))
         if not (args.all and token):
             return 0

@@ -1,10 +1,15 @@
 """What the CLI prints: `-o json` is the response message as proto3 JSON (one object per line,
 field names as in the .proto like grpcurl, fields at their default value included so scripts
 can read `"changed": false`); `-o text` is for people: revisions, entry ids, versions, states
-and which channels matched."""
+and which channels matched here, and what was remembered (texts first) in views.py.
+
+A text line is printed once: a write lists each change, then only the inputs no change stands
+for (unchanged, duplicate); a merge's result and a restore's restored and retired entries are
+not listed again as changes."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
@@ -16,6 +21,7 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
 from .refs import format_citation, format_memory
+from .views import says_more
 
 _CHANGE_OPS = {
     types.CHANGE_OP_ADD: "add",
@@ -45,6 +51,16 @@ _MODES = {
 }
 
 
+def ids_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ids",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show entry and version ids, citations and hashes with the text (default: only "
+        "when stdout is not a terminal)",
+    )
+
+
 class Printer:
     def __init__(self, output: str, stream: TextIO | None = None) -> None:
         self.json = output == "json"
@@ -63,6 +79,15 @@ class Printer:
                 indent=None,
             )
         )
+
+    def ids(self, asked: bool | None) -> bool:
+        """Whether text output shows entry and version ids and hashes: as asked (--ids,
+        --no-ids), else only when stdout is not a terminal, where a pipe or a script may
+        need them."""
+        if asked is not None:
+            return asked
+        isatty = getattr(self.stream, "isatty", None)
+        return not (isatty is not None and isatty())
 
     def show(self, message: Message, text_lines: Iterable[str]) -> None:
         if self.json:
@@ -91,27 +116,15 @@ def write_lines(response: Any) -> Iterable[str]:
         return
     state = "new revision" if response.changed else "unchanged"
     yield f"{format_memory(response.memory)}  {state}  {response.content_hash}"
+    made = set()
     for change in response.changes:
+        made.add((change.entry_id, change.to_entry_version_id))
         yield change_line(change)
     for index, result in enumerate(getattr(response, "results", ())):
+        if (result.entry_id, result.entry_version_id) in made:
+            continue  # an added or revised input: its change line above
         outcome = _OUTCOMES.get(result.outcome, str(result.outcome))
         yield f"  [{index}] {outcome:<9} {result.entry_id}  {result.entry_version_id}"
-
-
-def memory_lines(view: pb.GetMemoryResponse) -> Iterable[str]:
-    head = "head" if view.memory.revision == view.head_revision else f"head is {view.head_revision}"
-    yield f"memory    {format_memory(view.memory)} ({head})"
-    yield f"hash      {view.content_hash}"
-    sources = len(view.lineage.sources) + len(view.lineage.artifacts)
-    yield f"lineage   {view.lineage.operation}, {sources} evidence reference(s)"
-    yield f"entries   {view.active_entries} active, {view.inactive_entries} inactive"
-    if view.content_omitted:
-        yield "manifest  omitted (page the entries with `powercontext list`)"
-    for entry in view.content.manifest.entries:
-        state = _STATES.get(entry.state, str(entry.state))
-        into = entry.merged_into_entry_id
-        merged = f" (merged into {into})" if into else ""
-        yield f"  {entry.entry_id}  {entry.entry_version_id}  {state}{merged}"
 
 
 def expanded_lines(response: pb.ExpandResponse) -> Iterable[str]:
@@ -122,7 +135,7 @@ def expanded_lines(response: pb.ExpandResponse) -> Iterable[str]:
         yield format_citation(cited.memory_ref, cited.entry_id, cited.entry_version_id)
         yield f"  version {version.version} ({state}), kind {version.kind}"
         yield f"  hash     {version.entry_content_hash}"
-        if version.description:
+        if says_more(version.description, version.text):  # a derived one repeats the text
             yield f"  about    {version.description}"
         if version.tags:
             yield f"  tags     {', '.join(version.tags)}"
@@ -152,8 +165,7 @@ def _tags(tags: Iterable[str]) -> str:
 
 
 def listed_lines(entries: Iterable[types.ListedEntry]) -> Iterable[str]:
-    """Recall manifest items and ListEntries entries: citation, status, kind, tags, then the
-    description (and the text, when it was asked for)."""
+    """Recall manifest items: citation, status, kind, tags, then the description."""
     for entry in entries:
         cited = entry.citation
         status = _STATUS_NAMES.get(entry.status, str(entry.status))
@@ -161,8 +173,6 @@ def listed_lines(entries: Iterable[types.ListedEntry]) -> Iterable[str]:
         cite = format_citation(cited.memory_ref, cited.entry_id, cited.entry_version_id)
         yield f"{cite}  {status}{merged}  {entry.kind}{_tags(entry.tags)}"
         yield f"   {entry.description}"
-        if entry.text:  # only sent when asked for (an entry's text is never empty)
-            yield from (f"   | {line}" for line in entry.text.splitlines())
 
 
 def next_page_line(token: str) -> Iterable[str]:
@@ -172,16 +182,26 @@ def next_page_line(token: str) -> Iterable[str]:
 
 def merge_lines(response: pb.MergeResponse) -> Iterable[str]:
     yield f"{format_memory(response.memory)}  new revision  {response.content_hash}"
+    result = response.result
     for change in response.changes:
-        yield change_line(change)
-    yield f"  result     {response.result.entry_id}  {response.result.entry_version_id}"
+        if change.entry_id != result.entry_id:  # the result's ADD is the line below
+            yield change_line(change)
+    yield f"  result     {result.entry_id}  {result.entry_version_id}"
 
 
-def outcome_lines(outcome: types.RestoreOutcome) -> Iterable[str]:
+def outcome_lines(
+    outcome: types.RestoreOutcome, reasons: dict[str, str] | None = None
+) -> Iterable[str]:
+    """Restored and retired entries, each with the reason of its change (`reasons`)."""
+    reasons = reasons or {}
+
+    def why(entry_id: str) -> str:
+        return f"  ({reasons[entry_id]})" if entry_id in reasons else ""
+
     for entry in outcome.restored:
-        yield f"  restored   {entry.entry_id}  {entry.entry_version_id}"
+        yield f"  restored   {entry.entry_id}  {entry.entry_version_id}{why(entry.entry_id)}"
     for entry in outcome.retired:
-        yield f"  retired    {entry.entry_id}  {entry.entry_version_id}"
+        yield f"  retired    {entry.entry_id}  {entry.entry_version_id}{why(entry.entry_id)}"
     if outcome.undone_merge_results:
         yield f"  undone merges (outermost first): {', '.join(outcome.undone_merge_results)}"
 
@@ -189,9 +209,13 @@ def outcome_lines(outcome: types.RestoreOutcome) -> Iterable[str]:
 def restore_lines(response: pb.RestoreResponse | pb.UndoMergeResponse) -> Iterable[str]:
     state = "new revision" if response.changed else "unchanged"
     yield f"{format_memory(response.memory)}  {state}  {response.content_hash}"
+    outcome = response.outcome
+    named = {entry.entry_id for entry in [*outcome.restored, *outcome.retired]}
     for change in response.changes:
-        yield change_line(change)
-    yield from outcome_lines(response.outcome)
+        if change.entry_id not in named:  # a restored or retired entry is listed below
+            yield change_line(change)
+    reasons = {c.entry_id: c.reason for c in response.changes if c.HasField("reason")}
+    yield from outcome_lines(outcome, reasons)
 
 
 def preview_lines(response: pb.PreviewRestoreResponse) -> Iterable[str]:
@@ -201,12 +225,6 @@ def preview_lines(response: pb.PreviewRestoreResponse) -> Iterable[str]:
     expires = response.expires_at.ToDatetime().strftime("%Y-%m-%dT%H:%M:%SZ")
     yield f"token      {response.preview_token}"
     yield f"expires    {expires}"
-
-
-def revision_lines(revision: pb.RevisionChanges) -> Iterable[str]:
-    yield f"{format_memory(revision.memory_ref)}  {revision.content_hash}"
-    for change in revision.changes:
-        yield change_line(change)
 
 
 def source_lines(source: types.Source, created: bool | None = None) -> Iterable[str]:
