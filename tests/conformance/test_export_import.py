@@ -107,7 +107,13 @@ async def test_the_file_puts_a_cited_revision_before_the_revision_citing_it(
     assert cited < citing
     assert _line_of(lines, "memory", artifact_id=CITING) < cited  # CITING's section started
     trailer = json.loads(lines[-1])
-    assert trailer["counts"] == {"entry_version": 12, "memory": 2, "revision": 12, "source": 7}
+    assert trailer["counts"] == {
+        "entry_version": 12,
+        "label": 0,
+        "memory": 2,
+        "revision": 12,
+        "source": 7,
+    }
 
 
 async def test_reimport_changes_nothing(

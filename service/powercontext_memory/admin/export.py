@@ -5,7 +5,8 @@ to that head. Revisions, entry versions and sources never change once written, s
 later, in short transactions (no snapshot held for the whole export), gives the same answer.
 Everything is verified as it is read (hashes by the codec, every manifest by replaying the
 changes), so a damaged database fails the export naming the row, instead of producing a file
-that only fails on import.
+that only fails on import. A memory's labels (every version) are read when its last revision
+has been written: a label set meanwhile is in the file if it was stored by then.
 
 Not exported: access tokens and idempotency records (they belong to a deployment, not to the
 memories), and the projection and vectors (derived; import rebuilds them).
@@ -27,6 +28,7 @@ from ..domain.errors import DataLossError, NotFoundError
 from ..domain.models import ChangeOp, EntryVersion, Lineage, MemoryChange
 from ..domain.replay import MemoryReplay, ReplayError
 from . import export_format as fmt
+from .export_labels import label_problem, label_record
 
 CHUNK = 64  # revisions read per read transaction
 SOURCE_CHUNK = 256
@@ -40,6 +42,7 @@ class ExportReport:
     revisions: int = 0
     entry_versions: int = 0
     sources: int = 0
+    labels: int = 0  # label versions (every one ever set)
     # memory -> other memories its revisions cite that are not in the file (an import needs
     # them in the target database already)
     outside: dict[str, set[str]] = field(default_factory=dict)
@@ -133,6 +136,26 @@ class _Exporter:
                     await self._revision(replay, item)
         finally:
             self._busy.discard(artifact_id)
+        if replay.revision == self.heads[artifact_id]:
+            await self._labels(artifact_id)
+
+    async def _labels(self, artifact_id: str) -> None:
+        """Every label version of a memory whose revisions are all written, verified."""
+        async with self.backend.read() as session:
+            rows = await session.tx.memory_label_history(artifact_id)
+        for expected, row in enumerate(rows, start=1):
+            where = f"memory_labels[{artifact_id}@{row.label_version}]"
+            if row.label_version != expected:
+                raise DataLossError(
+                    f"memory_labels[{artifact_id}@{expected}]: missing below version "
+                    f"{row.label_version}",
+                    metadata={"row": f"memory_labels[{artifact_id}@{expected}]"},
+                )
+            problem = label_problem(row.label)
+            if problem is not None:
+                raise DataLossError(f"{where}: the label {problem}", metadata={"row": where})
+            self.writer.write(label_record(row))
+        self.report.labels += len(rows)
 
     async def _read(self, artifact_id: str, first: int, last: int) -> list[_Read]:
         """Revisions first..last with the entry versions each creates, verified."""

@@ -1,6 +1,6 @@
 """The export file (JSON Lines), written by export.py and read by importer.py.
 
-Format `powercontext-memory-export`, version 1: one RFC 8785 canonical JSON object per line,
+Format `powercontext-memory-export`, version 2: one RFC 8785 canonical JSON object per line,
 told apart by its "record" member:
 
     header         format, format_version, exported_at, source_backend, analyzer,
@@ -13,7 +13,13 @@ told apart by its "record" member:
                    description, tags for versions that have a description: hash v2),
                    entry_content_hash
     revision       artifact_id, revision, changes, content_hash, lineage, committed_at_ms
+    label          memory_artifact_id, label_version, label, set_at_ms: every label ever set on
+                   the memory, versions 1..n in order, right after its last revision
+                   (export_labels.py)
     trailer        lines, counts (per record kind), sha256 of every line before it
+
+Version 1 is version 2 without label records (its trailer counts no "label"); it is still read.
+A version 1 reader refuses a version 2 file by its header, rather than at its first label.
 
 These are the API's model objects, not table rows, so the file does not change when the storage
 layout does. A revision carries its compact changes and the content_hash of its full canonical
@@ -53,8 +59,10 @@ from ..domain.models import (
 from ..domain.validation import MAX_SAFE_INTEGER, require_hash, require_id
 
 FORMAT = "powercontext-memory-export"
-FORMAT_VERSION = 1
-KINDS = ("source", "memory", "entry_version", "revision")
+FORMAT_VERSION = 2
+KINDS = ("source", "memory", "entry_version", "revision", "label")
+# The record kinds each readable format version may hold (and its trailer counts).
+KINDS_OF_VERSION: dict[int, tuple[str, ...]] = {1: KINDS[:4], 2: KINDS}
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -181,6 +189,7 @@ class RevisionRecord:
 
 @dataclass(frozen=True, slots=True)
 class Header:
+    format_version: int
     exported_at: str
     source_backend: str
     analyzer: str
@@ -198,6 +207,7 @@ def read_lines(stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
     counts: Counter[str] = Counter()
     number = 0
     ended = False
+    kinds: tuple[str, ...] = KINDS  # narrowed by the header's format version
     for raw in stream:
         number += 1
         if ended:
@@ -211,11 +221,14 @@ def read_lines(stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
         kind = record.get("record") if isinstance(record, dict) else None
         if number == 1 and kind != "header":
             raise ExportFileError(1, f"not a {FORMAT} file (no header)")
+        if number == 1 and type(record.get("format_version")) is int:
+            # An unreadable version is refused when the header is parsed.
+            kinds = KINDS_OF_VERSION.get(record["format_version"], KINDS)
         if kind == "trailer":
-            _check_trailer(number, record, number - 1, counts, digest.hexdigest())
+            _check_trailer(number, record, number - 1, counts, digest.hexdigest(), kinds)
             ended = True
             continue
-        if number > 1 and kind not in KINDS:
+        if number > 1 and kind not in kinds:
             raise ExportFileError(number, f"unknown record kind {kind!r}")
         digest.update(raw)
         counts[str(kind)] += 1
@@ -229,9 +242,14 @@ def read_lines(stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def _check_trailer(
-    number: int, record: dict[str, Any], lines: int, counts: Counter[str], digest: str
+    number: int,
+    record: dict[str, Any],
+    lines: int,
+    counts: Counter[str],
+    digest: str,
+    kinds: tuple[str, ...],
 ) -> None:
-    expected = {"counts": {k: counts[k] for k in KINDS}, "lines": lines, "sha256": digest}
+    expected = {"counts": {k: counts[k] for k in kinds}, "lines": lines, "sha256": digest}
     got = {k: record.get(k) for k in expected}
     if got["lines"] != lines or got["counts"] != expected["counts"]:
         raise ExportFileError(
@@ -286,10 +304,10 @@ def _hash(record: dict[str, Any], name: str) -> str:
 def parse_header(record: dict[str, Any]) -> Header:
     if record.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} file")
-    if record.get("format_version") != FORMAT_VERSION:
+    version = record.get("format_version")
+    if type(version) is not int or version not in KINDS_OF_VERSION:
         raise RecordError(
-            f"format version {record.get('format_version')!r}; this program reads version "
-            f"{FORMAT_VERSION}"
+            f"format version {version!r}; this program reads versions 1 to {FORMAT_VERSION}"
         )
     _fields(
         record,
@@ -305,6 +323,7 @@ def parse_header(record: dict[str, Any]) -> Header:
     if profile is not None and not isinstance(profile, dict):
         raise RecordError("embedding_profile must be an object or null")
     return Header(
+        version,
         _str(record, "exported_at"),
         _str(record, "source_backend"),
         _str(record, "analyzer"),

@@ -3,7 +3,8 @@
 Every record is parsed and its hash recomputed from canonical bytes (export_format.py); every
 revision's content is rebuilt from the previous one and its changes (domain/replay.py) and must
 match its content_hash. What a revision cites is checked against the file so far; what the file
-does not hold is left for the importer to find in the target. The first bad line raises
+does not hold is left for the importer to find in the target. A memory's labels must follow
+all of its revisions, numbered 1, 2, ... without gaps. The first bad line raises
 ExportFileError naming it.
 """
 
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO
 
+from ..backends.port import MemoryLabelRow
 from ..domain.models import (
     ArtifactRef,
     EntryVersion,
@@ -24,6 +26,7 @@ from ..domain.models import (
 from ..domain.replay import MemoryReplay, ReplayError
 from . import export_format as fmt
 from .export_format import ExportFileError, RecordError
+from .export_labels import parse_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +55,20 @@ class Unit:
 
 
 @dataclass(frozen=True, slots=True)
+class Label:
+    """One label version of a memory whose revisions all came before it."""
+
+    line: int
+    row: MemoryLabelRow
+
+
+@dataclass(frozen=True, slots=True)
 class End:
     line: int  # the trailer's
     sources: tuple[tuple[int, Source], ...]  # sources no revision cites
 
 
-Event = fmt.Header | MemoryStart | Unit | End
+Event = fmt.Header | MemoryStart | Unit | Label | End
 
 
 def events(stream: IO[bytes]) -> Iterator[Event]:
@@ -67,6 +78,7 @@ def events(stream: IO[bytes]) -> Iterator[Event]:
     pending: dict[str, list[EntryVersion]] = {}
     sources: list[tuple[int, Source]] = []
     seen_sources: dict[str, str] = {}
+    label_versions: dict[str, int] = {}  # memory -> its last label version so far
     last = 0
     for number, record in fmt.read_lines(stream):
         last = number
@@ -88,6 +100,11 @@ def events(stream: IO[bytes]) -> Iterator[Event]:
                 heads[artifact_id] = head
                 replays[artifact_id] = MemoryReplay(artifact_id)
                 yield MemoryStart(number, artifact_id, head)
+            elif kind == "label":
+                row = parse_label(record)
+                _check_label_order(row, replays, heads, label_versions)
+                label_versions[row.memory_artifact_id] = row.label_version
+                yield Label(number, row)
             elif kind == "entry_version":
                 version = fmt.parse_version(record)
                 if version.memory_artifact_id not in replays:
@@ -110,6 +127,30 @@ def events(stream: IO[bytes]) -> Iterator[Event]:
     if any(pending.values()):
         raise ExportFileError(trailer, "entry versions without the revision that creates them")
     yield End(trailer, tuple(sources))
+
+
+def _check_label_order(
+    row: MemoryLabelRow,
+    replays: dict[str, MemoryReplay],
+    heads: dict[str, int],
+    label_versions: dict[str, int],
+) -> None:
+    artifact_id = row.memory_artifact_id
+    what = f"label version {row.label_version} of memory {artifact_id}"
+    replay = replays.get(artifact_id)
+    if replay is None:
+        raise RecordError(f"{what}: the file holds no such memory before it")
+    if replay.revision != heads[artifact_id]:
+        raise RecordError(
+            f"{what} comes before the memory's revision {replay.revision + 1}: labels follow "
+            "all of a memory's revisions"
+        )
+    expected = label_versions.get(artifact_id, 0) + 1
+    if row.label_version != expected:
+        raise RecordError(
+            f"{what}: version {expected} comes next (label versions run 1, 2, ... without "
+            "gaps or repeats)"
+        )
 
 
 def _revision_unit(

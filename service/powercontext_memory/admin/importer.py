@@ -13,7 +13,9 @@ of revisions: one write transaction per batch holds the batch's sources, revisio
 (a compare-and-swap), entry versions and the head projection brought up to date, so the target
 is consistent (and passes `verify`) after every batch. An interrupted import, re-run, skips what
 is there and goes on; a complete one, re-run, changes nothing. With an embedding model, each
-memory written gets its vectors at the end (admin rebuild of that memory).
+memory written gets its vectors at the end (admin rebuild of that memory). A memory's labels
+(every version) are compared with the target's in the first pass and the versions it lacks
+written after the memory's revisions (import_labels.py).
 """
 
 from __future__ import annotations
@@ -34,17 +36,17 @@ from ..domain.lifecycle import cited_evidence
 from ..domain.models import (
     ArtifactRef,
     EntryState,
-    EntryVersion,
     MemoryContent,
     Revision,
     Source,
     SourceRef,
 )
 from ..memory import MemoryService
-from ..security.guard import Located, source_secret, text_secret
 from . import export_format as fmt
 from .export_format import ExportFileError
-from .import_stream import Event, MemoryStart, Unit, events
+from .import_labels import LabelCheck, insert_missing
+from .import_stream import Event, Label, MemoryStart, Unit, events
+from .import_warnings import warn_label_secret, warn_secrets
 from .projection import rebuild_memory
 
 BATCH_REVISIONS = 64
@@ -75,6 +77,7 @@ class ImportReport:
     revisions_written: int = 0
     entry_versions_written: int = 0
     sources_written: int = 0
+    labels_written: int = 0
     embedded: int = 0
     without_vectors: list[str] = field(default_factory=list)
 
@@ -152,6 +155,7 @@ class _Target:
 async def _check(backend: DatabaseMemoryBackend, path: Path, progress: Progress) -> dict[str, int]:
     """Pass 1: verify the file and compare it with the target; the target's head per memory."""
     target = _Target(backend)
+    labels = LabelCheck(backend)
     heads: dict[str, int] = {}
     with path.open("rb") as stream:
         for event in events(stream):
@@ -164,44 +168,17 @@ async def _check(backend: DatabaseMemoryBackend, path: Path, progress: Progress)
                 heads[event.artifact_id] = await target.head(event.artifact_id)
             elif isinstance(event, Unit):
                 await _check_revision_unit(target, event, heads[event.artifact_id])
-                _warn_secrets(event.created, event.sources, progress)
+                warn_secrets(event.created, event.sources, progress)
+            elif isinstance(event, Label):
+                problem = await labels.problem(event)
+                if problem is not None:
+                    raise ImportConflictError(event.line, problem)
+                warn_label_secret(event, progress)
             else:
                 await target.check_sources(event.sources)
-                _warn_secrets((), event.sources, progress)
+                warn_secrets((), event.sources, progress)
     progress(f"import: {path.name}: every line verified")
     return heads
-
-
-def _warn_secrets(
-    versions: tuple[EntryVersion, ...],
-    sources: tuple[tuple[int, Source], ...],
-    progress: Progress,
-) -> None:
-    """Name (never show) what the secret guard would refuse today. Such content can only come
-    from a database written before the guard; it is imported as stored, because history is
-    immutable and its hashes cite it — refusing would make the memory impossible to move."""
-    for version in versions:
-        found = text_secret("text", version.content.text)
-        if found is not None:
-            progress(
-                f"import: warning: entry version {version.entry_version_id} {_named(found)}; "
-                "imported as stored"
-            )
-    for line, source in sources:
-        found = source_secret(
-            source.kind, source.uri, source.media_type, source.content, source.metadata
-        )
-        if found is not None:
-            progress(
-                f"import: warning: line {line}: source {source.source_id} {_named(found)}; "
-                "imported as stored"
-            )
-
-
-def _named(found: Located) -> str:
-    """The field, what it holds and the rule: never the value."""
-    how = f" {found.how}" if found.how else ""
-    return f"{found.field} holds {found.finding.description}{how} (rule {found.finding.rule})"
 
 
 async def _check_revision_unit(target: _Target, unit: Unit, held: int) -> None:
@@ -269,10 +246,15 @@ class _Writer:
         self._batch: list[Unit] = []
         self._batch_bytes = 0
         self._sources: list[Source] = []
+        self._labels: list[Label] = []
         self._count = 0
         self._total = 0
 
     async def take(self, event: Event) -> None:
+        if isinstance(event, Label):
+            self._labels.append(event)  # a memory's labels are written together
+            return
+        await self._write_labels()
         if isinstance(event, fmt.Header):
             self._total = event.memories
             self.report.memories = event.memories
@@ -375,6 +357,22 @@ class _Writer:
         )
         if self.on_batch is not None:
             self.on_batch(artifact_id, last)
+
+    async def _write_labels(self) -> None:
+        """The labels taken since the last other record: those of one memory, whose revisions
+        are all in the target (the file puts labels after them, and its head flushed them)."""
+        labels, self._labels = self._labels, []
+        if not labels:
+            return
+        async with self.backend.adapter.write() as tx:
+            written, contradicted = await insert_missing(tx, labels)
+            if contradicted is not None:  # raised inside: nothing of this memory's labels stays
+                raise ImportConflictError(
+                    contradicted.line,
+                    f"memory {contradicted.row.memory_artifact_id}'s label changed in the "
+                    "target during the import: run the import again",
+                )
+        self.report.labels_written += written
 
     async def _write_sources(self, tx: WriteTransaction) -> None:
         sources, self._sources = self._sources, []

@@ -69,7 +69,8 @@ def export_run(args: argparse.Namespace) -> int:
         return 1
     _stderr(
         f"exported {report.memories} memories: {report.revisions} revisions, "
-        f"{report.entry_versions} entry versions, {report.sources} sources"
+        f"{report.entry_versions} entry versions, {report.sources} sources, "
+        f"{report.labels} labels"
     )
     for memory, others in sorted(report.outside.items()):
         _stderr(
@@ -151,8 +152,8 @@ async def _import(args: argparse.Namespace, path: Path, open_with_model: OpenSer
     print(
         f"imported {report.memories} memories ({report.memories_written} written, "
         f"{report.memories_present} already present): {report.revisions_written} revisions, "
-        f"{report.entry_versions_written} entry versions, {report.sources_written} sources "
-        "written"
+        f"{report.entry_versions_written} entry versions, {report.sources_written} sources, "
+        f"{report.labels_written} labels written"
     )
     if report.embedded:
         print(f"embedded {report.embedded} active entries")

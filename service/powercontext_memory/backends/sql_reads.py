@@ -258,6 +258,14 @@ class PortableReads:
         )
         return [MemoryLabelRow(str(a), int(v), str(t), int(s)) for a, v, t, s in rows]
 
+    async def memory_label_history(self, artifact_id: str) -> list[MemoryLabelRow]:
+        rows = await self._all(
+            f"SELECT {LABEL_COLUMNS} FROM memory_labels l "
+            "WHERE l.memory_artifact_id = ? ORDER BY l.label_version",
+            (artifact_id,),
+        )
+        return [MemoryLabelRow(str(a), int(v), str(t), int(s)) for a, v, t, s in rows]
+
     async def artifact_ids(self) -> list[str]:
         rows = await self._all("SELECT artifact_id FROM artifact_heads ORDER BY artifact_id")
         return [r[0] for r in rows]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from .catalog import MemoryLabelRow
 from .rows import AccessTokenRow, EntryVersionRow, HeadProjectionRow, RevisionRow, SourceLinkRow
 
 
@@ -54,6 +55,10 @@ class AuditReads(Protocol):
 
     async def source_link_rows(self, artifact_id: str) -> list[SourceLinkRow]:
         """Every source linked to one memory, by source id (verifier)."""
+        ...
+
+    async def memory_label_history(self, artifact_id: str) -> list[MemoryLabelRow]:
+        """Every label ever set on one memory, by label version (export)."""
         ...
 
     async def access_token_rows(self) -> list[AccessTokenRow]:
