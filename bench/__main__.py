@@ -146,6 +146,13 @@ def main() -> None:
         help="concurrent `Changes since 0` streams of the history-replay scenario",
     )
     parser.add_argument(
+        "--follow-commits",
+        type=int,
+        default=100,
+        help="commits per setup of the follow delivery scenario (another worker, another "
+        "server; commit signals on and off: bench/follow.py; 0 skips it)",
+    )
+    parser.add_argument(
         "--context-size",
         type=int,
         default=1000,
@@ -274,6 +281,10 @@ def main() -> None:
                 results[backend] += asyncio.run(
                     run_history(args.history_revisions, args.history_streams)
                 )
+            if args.follow_commits:
+                from .follow import run_follow
+
+                results[backend] += asyncio.run(run_follow(backend, server, args.follow_commits))
             if args.hybrid_size:
                 from .hybrid import run_hybrid
 

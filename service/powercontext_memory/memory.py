@@ -53,6 +53,7 @@ from .search.searcher import Searcher
 from .search_requests import SearchRequests
 from .security.caller import current_caller
 from .security.signing import TokenSigner
+from .source_chunks import SourceChunk, checked_limit, content_window
 from .streams import StreamLimits
 from .write_engine import WriteEngine
 
@@ -179,6 +180,15 @@ class MemoryService:
         validation.require_id("source_id", source_id)
         async with self.backend.read() as session:
             return await session.source(source_id, current_caller().source_scope)
+
+    async def get_source_chunk(
+        self, source_id: str, content_offset: int = 0, content_limit: int = 0
+    ) -> SourceChunk:
+        """GetSource: a window of the source's verified content (source_chunks.py), under the
+        same access rules as get_source."""
+        validation.require_id("source_id", source_id)
+        limit = checked_limit(content_offset, content_limit)
+        return content_window(await self.get_source(source_id), content_offset, limit)
 
     # -- writes (entry_writes.py, committed by write_engine.py) ---------------------------------
 

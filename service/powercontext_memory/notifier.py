@@ -4,7 +4,9 @@ Each followed memory has one `Watch`: the newest head this process knows and the
 its most recent revisions. One poll task serves them all: while anyone follows, it reads the
 heads of every followed memory in one query per HEAD_POLL_INTERVAL (commits by other
 processes sharing the database are seen within it), and at once when this process commits
-(`publish`); when a head moved, it reads the new revisions' changes once, for every follower.
+(`publish`) or another process on this host says it committed (`wake`, through the
+`CommitPeers` a server connects: commit_signal.py); when a head moved, it reads the new
+revisions' changes once, for every follower.
 Sharing the watcher keeps idle streams from each polling on their own, which cost CPU in
 proportion to their number (docs/api.md, Changes: "One watcher per process").
 
@@ -22,7 +24,7 @@ import itertools
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .api import RevisionChanges
@@ -38,6 +40,13 @@ KEEP_CHANGES = 4096
 
 ReadHeads = Callable[[Sequence[str]], Awaitable[dict[str, int]]]
 ReadChanges = Callable[[str, int, int], Awaitable[list["RevisionChanges"]]]
+
+
+class CommitPeers(Protocol):
+    """The other processes serving this database, told of each commit made here."""
+
+    def announce(self, artifact_id: str) -> None:
+        """Never blocks and never raises: a hint they may miss (they poll anyway)."""
 
 
 class Watch:
@@ -115,6 +124,7 @@ class HeadWatcher:
         self._watches: dict[str, Watch] = {}
         self._poke = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.peers: CommitPeers | None = None  # set by a server whose peers can be told
         self.closed = False
         self.polls = 0  # completed polls (tests and diagnostics)
 
@@ -140,7 +150,17 @@ class HeadWatcher:
                 del self._watches[artifact_id]
 
     def publish(self, artifact_id: str) -> None:
-        """This process committed a revision of `artifact_id`: look now."""
+        """This process committed a revision of `artifact_id`: look now, and tell the peers."""
+        self.wake(artifact_id)
+        if self.peers is not None:
+            try:
+                self.peers.announce(artifact_id)
+            except Exception as error:  # a lost hint only delays other processes' followers
+                logger.warning("telling other processes of a commit failed: %s", error)
+
+    def wake(self, artifact_id: str) -> None:
+        """`artifact_id` has a new revision (committed here or by a peer): look now if anyone
+        here follows it."""
         if artifact_id in self._watches:
             self._poke.set()
 

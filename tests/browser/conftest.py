@@ -51,7 +51,7 @@ def story_memory(door: DoorServer) -> Story:
     return story(door.stub)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[playwright_api.Browser]:
     with playwright_api.sync_playwright() as playwright:
         launched = launch(playwright)

@@ -24,6 +24,7 @@ import { fromGrpcError, Internal, RevisionConflict } from './errors';
 import { followRevisions, type FollowOptions } from './follow';
 import { createServiceClient, type MemoryServiceClient } from './proto';
 import { walkPages } from './pages';
+import { readWholeSource } from './source-chunks';
 import type * as pb from './types';
 import { callUnary, retryRead, retryWrite, type UnaryInvocation, type UnaryMethod } from './unary';
 import type { Change, WriteRequest, WriteResponse } from './write-request';
@@ -173,7 +174,30 @@ export class MemoryClient {
 
   // -- reads: retried on UNAVAILABLE within the deadline ------------------------------------
 
-  getSource(request: pb.GetSourceRequest, options?: CallOptions): Promise<pb.GetSourceResponse> {
+  /**
+   * The whole source, however large: a source bigger than one answer (3 MiB of content) is
+   * read chunk after chunk, each chunk a read of its own (its own deadline and retries), and
+   * the reassembled content is checked against content_hash (DataLoss if it does not match).
+   * The answer has the whole content, `contentSize`, and `contentTruncated` false.
+   */
+  getSource(
+    request: Omit<pb.GetSourceRequest, 'contentOffset' | 'contentLimit'>,
+    options?: CallOptions,
+  ): Promise<pb.GetSourceResponse> {
+    return readWholeSource((contentOffset) =>
+      this.getSourceChunk({ ...request, contentOffset, contentLimit: 0 }, options),
+    );
+  }
+
+  /**
+   * One GetSource answer: at most `contentLimit` bytes of content (0: the largest chunk,
+   * 3 MiB) from `contentOffset` on, with `contentSize` and `contentTruncated`; every other
+   * field of its source describes the whole source.
+   */
+  getSourceChunk(
+    request: pb.GetSourceRequest,
+    options?: CallOptions,
+  ): Promise<pb.GetSourceResponse> {
     return this.#read(this.#service.getSource, request, options);
   }
 

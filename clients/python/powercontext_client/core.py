@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import inspect
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any, TypeAlias, TypeVar
 
 import grpc
@@ -50,6 +50,7 @@ from .errors import (
 )
 from .reconnects import OnReconnect, Reconnects
 from .requests import as_ref, ref
+from .source_calls import SourceCalls
 from .transport import OPENED
 
 T = TypeVar("T")
@@ -93,41 +94,8 @@ def resolve_config(endpoint: str | None, config: ClientConfig | None) -> ClientC
     return config or ClientConfig.from_env(endpoint=endpoint)
 
 
-class ClientCore(CurationCalls, CatalogCalls):
+class ClientCore(SourceCalls, CurationCalls, CatalogCalls):
     """The calls, over a transport; AsyncClient and Client are its two faces."""
-
-    # -- sources --------------------------------------------------------------------------------
-
-    async def put_source(
-        self,
-        content: bytes | str,
-        *,
-        kind: str,
-        uri: str = "",
-        media_type: str = "",
-        metadata: Mapping[str, str] | None = None,
-        memory: str | None = None,
-        timeout: float | None = _UNSET,
-    ) -> pb.PutSourceResponse:
-        """Persist immutable evidence; the same record always gets the same source_id.
-        `memory` (a memory id) records it for that memory: a token limited to memories must
-        name one of them, and then reads the source back through it."""
-        data = content.encode() if isinstance(content, str) else content
-        request = pb.PutSourceRequest(
-            kind=kind,
-            uri=uri,
-            media_type=media_type,
-            content=data,
-            metadata=metadata or {},
-            memory_id=memory or "",
-        )
-        # Safe to re-send: storing the same record twice returns the same Source.
-        return await self._call(self.stub.PutSource, request, timeout=timeout, read=True)
-
-    async def get_source(self, source_id: str, *, timeout: float | None = _UNSET) -> types.Source:
-        request = pb.GetSourceRequest(source_id=source_id)
-        response = await self._call(self.stub.GetSource, request, timeout=timeout, read=True)
-        return response.source
 
     # -- writes (idempotent: each carries a request id, re-sent after a lost answer) -----------
 

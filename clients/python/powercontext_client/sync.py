@@ -83,6 +83,7 @@ class Client:
     close = _blocking(ClientCore.close)
     put_source = _blocking(ClientCore.put_source)
     get_source = _blocking(ClientCore.get_source)
+    get_source_chunk = _blocking(ClientCore.get_source_chunk)
     remember = _blocking(ClientCore.remember)
     forget = _blocking(ClientCore.forget)
     reactivate = _blocking(ClientCore.reactivate)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import time
@@ -42,8 +43,10 @@ from .capabilities import BackendCapabilities
 from .commit_checks import check_evidence, check_predecessors
 from .commit_listener import CommitListener
 from .commit_rows import expected_projection, head_row, revision_row
+from .history_pages import HistoryPages
 from .kind_rows_cache import KindRowsCache
 from .port import (
+    ChangesRow,
     EntryVersionRow,
     HeadProjectionRow,
     ManifestPieceRow,
@@ -56,7 +59,7 @@ from .port import (
     WriteRequestRow,
     WriteTransaction,
 )
-from .read_session import ReadSession, revision_changes
+from .read_session import ReadSession
 from .revision_cache import RevisionCache
 from .source_links import cited_source_links, source_links
 from .transaction_scopes import ReadScope, Reported, WriterLock, driver_error
@@ -118,6 +121,8 @@ class DatabaseMemoryBackend:
         self.version_warmer = VersionWarmer(self.read, self._versions)
         self._write_lock = WriterLock(adapter)
         self.history_page = HISTORY_PAGE
+        # History pages, shared by the Changes streams on them (history_pages.py).
+        self.history_pages = HistoryPages()
         # The database's fixed embedding profile (None until one is fixed).
         self.profile: EmbeddingProfile | None = None
         # Told of every commit of this process (the search indexes: search/indexes.py).
@@ -200,23 +205,35 @@ class DatabaseMemoryBackend:
     async def history(
         self, artifact_id: str, first: int, last: int
     ) -> AsyncGenerator[RevisionChanges, None]:
-        """Revisions first..last (all existing), ascending, read `history_page` at a time.
+        """Revisions first..last (all existing), ascending, a page of `history_page` at a time.
 
-        Each page is one short read transaction of the changes columns only, released before
-        anything is yielded: a client that reads slowly or not at all holds no reader and at
-        most one page (revisions are immutable, so pages need no common snapshot). Rows are
-        decoded one at a time as they are yielded, so the event loop never runs a page's
-        worth of hashing and parsing in one step; replays never load manifests, so many at once
-        leave memory and other calls alone (measured by bench/history.py).
+        Pages start at multiples of `history_page` and are shared by the streams of this
+        process on them (history_pages.py): replays of one memory at the same time read and
+        verify each revision once.
+
+        Each page read is one short read transaction of the changes columns only, released
+        before anything is yielded: a client that reads slowly or not at all holds no reader
+        and at most one page (revisions are immutable, so pages need no common snapshot).
+        Revisions are decoded one at a time as they are yielded, so the event loop never runs
+        a page's worth of hashing and parsing in one step; replays never load manifests, so
+        many at once leave memory and other calls alone (measured by bench/history.py).
         """
         while first <= last:
-            end = min(last, first + self.history_page - 1)
-            async with self.read() as session:
-                rows = await session.changes_rows(artifact_id, first, end)
-            self.observer.history_page(len(rows))
-            for row in rows:
-                yield revision_changes(row)
+            start = first - (first - 1) % self.history_page
+            end = min(last, start + self.history_page - 1)
+            page = await self.history_pages.page(
+                artifact_id, start, first, end, functools.partial(self._history_rows, artifact_id)
+            )
+            for revision in range(first, end + 1):
+                yield page.item(revision)
             first = end + 1
+
+    async def _history_rows(self, artifact_id: str, first: int, last: int) -> list[ChangesRow]:
+        """One page of history from the database, undecoded."""
+        async with self.read() as session:
+            rows = await session.changes_rows(artifact_id, first, last)
+        self.observer.history_page(len(rows))
+        return rows
 
     async def backfill_changes(self, batch: int = BACKFILL_BATCH) -> int:
         """Store the changes columns of revisions stored without them (databases created before

@@ -19,6 +19,7 @@ from ..transport.tls import ServerTls
 from .address_file import remove_address, write_address
 from .auth_decision import auth_decision
 from .config import ServeConfig
+from .follow_wakeups import connect_followers
 from .model import open_configured
 from .startup import http_field, serving_line
 
@@ -53,7 +54,10 @@ async def serve_until_stopped(config: ServeConfig) -> int:
         stream_limits=StreamLimits(config.max_streams, config.max_streams_per_caller),
         extractor=_extractor(config),
     )
+    signals = None
     try:
+        # Before serving: whoever reads the startup line may commit through another process.
+        signals = connect_followers(config.database, service.notifier)
         auth, report_auth = await auth_decision(
             config, service, http.address if http is not None else None
         )
@@ -71,6 +75,8 @@ async def serve_until_stopped(config: ServeConfig) -> int:
             http=http,
         )
     except BaseException:
+        if signals is not None:
+            signals.close()
         await service.close()
         raise
     address = f"{_listen_host(config.listen)}:{running.port}"
@@ -93,6 +99,8 @@ async def serve_until_stopped(config: ServeConfig) -> int:
         await _until(stop, idle, config.idle_exit)
     finally:
         await running.stop()
+        if signals is not None:
+            signals.close()
         if config.address_file:
             remove_address(config.address_file, address)
     return 0

@@ -4,7 +4,9 @@ Each worker is a fresh interpreter running `serve` on its own (its own event loo
 connections, model and caches) and binds the port with SO_REUSEPORT: the kernel hands each new
 TCP connection to one worker, and a channel stays with the worker it reached. Writes stay
 correct across workers because the head compare-and-set is in the database; follow streams
-poll heads from the database, so they see commits made through any worker.
+read heads from the database, so they see commits made through any worker: at once, since
+each worker tells the others of its commits (serving/follow_wakeups.py), and at the next poll
+when such a signal is lost.
 
 The supervisor (this module, in the process the operator started) holds the port first, so a
 second server cannot join it (the HTTP door's port too: every worker serves HTTP on it);

@@ -23,6 +23,7 @@ from ..security.caller import current_caller
 from . import convert, convert_curation
 from .errors import grpc_errors
 from .fingerprint import idempotency_key
+from .shared_messages import SharedMessages
 from .turns import WriteTurns
 
 Context: TypeAlias = grpc.aio.ServicerContext  # noqa: UP040
@@ -36,6 +37,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
     def __init__(self, service: MemoryService) -> None:
         self._service = service
         self._turns = WriteTurns()
+        self._messages = SharedMessages()  # Changes messages, one per revision (Changes)
 
     # -- sources --------------------------------------------------------------------------------
 
@@ -57,8 +59,14 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
     async def GetSource(
         self, request: pb.GetSourceRequest, context: Context
     ) -> pb.GetSourceResponse:
-        source = await self._service.get_source(request.source_id)
-        return pb.GetSourceResponse(source=convert.source_pb(source))
+        chunk = await self._service.get_source_chunk(
+            request.source_id, request.content_offset, request.content_limit
+        )
+        return pb.GetSourceResponse(
+            source=convert.source_pb(chunk.source),
+            content_size=chunk.content_size,
+            content_truncated=chunk.content_truncated,
+        )
 
     # -- writes ---------------------------------------------------------------------------------
 
@@ -224,7 +232,10 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
                 _, feed = await self._service.changes(memory, since)
             async with aclosing(feed):
                 async for item in feed:
-                    response = convert.changes_response(item, now_ms=_now_ms())
+                    if isinstance(item, RevisionChanges):
+                        response = self._messages.message(item)  # built once for all streams
+                    else:
+                        response = convert.changes_response(item, now_ms=_now_ms())
                     await self._turns.write(context, response)
 
     @grpc_errors

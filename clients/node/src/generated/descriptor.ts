@@ -152,6 +152,14 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "sourceId": {
                       "type": "string",
                       "id": 1
+                    },
+                    "contentOffset": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "contentLimit": {
+                      "type": "int32",
+                      "id": 3
                     }
                   }
                 },
@@ -160,6 +168,14 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "source": {
                       "type": "Source",
                       "id": 1
+                    },
+                    "contentSize": {
+                      "type": "int64",
+                      "id": 2
+                    },
+                    "contentTruncated": {
+                      "type": "bool",
+                      "id": 3
                     }
                   }
                 },

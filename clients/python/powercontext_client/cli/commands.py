@@ -228,7 +228,7 @@ async def sources_put(client: AsyncClient, args: argparse.Namespace, printer: Pr
 
 
 async def sources_get(client: AsyncClient, args: argparse.Namespace, printer: Printer) -> int:
-    source = await client.get_source(args.source_id)
+    source = await client.get_source(args.source_id)  # whole, however many chunks it takes
     if args.content:  # the stored bytes, exactly (the server verified their hash)
         printer.stream.flush()
         stream = getattr(printer.stream, "buffer", None)
@@ -238,7 +238,8 @@ async def sources_get(client: AsyncClient, args: argparse.Namespace, printer: Pr
             stream.write(source.content)
             stream.flush()
         return 0
-    printer.show(pb.GetSourceResponse(source=source), output.source_lines(source))
+    response = pb.GetSourceResponse(source=source, content_size=len(source.content))
+    printer.show(response, output.source_lines(source))
     return 0
 
 

@@ -85,16 +85,24 @@ class PutSourceResponse(_message.Message):
     def __init__(self, source: _Optional[_Union[_types_pb2.Source, _Mapping]] = ..., created: _Optional[bool] = ...) -> None: ...
 
 class GetSourceRequest(_message.Message):
-    __slots__ = ("source_id",)
+    __slots__ = ("source_id", "content_offset", "content_limit")
     SOURCE_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_OFFSET_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_LIMIT_FIELD_NUMBER: _ClassVar[int]
     source_id: str
-    def __init__(self, source_id: _Optional[str] = ...) -> None: ...
+    content_offset: int
+    content_limit: int
+    def __init__(self, source_id: _Optional[str] = ..., content_offset: _Optional[int] = ..., content_limit: _Optional[int] = ...) -> None: ...
 
 class GetSourceResponse(_message.Message):
-    __slots__ = ("source",)
+    __slots__ = ("source", "content_size", "content_truncated")
     SOURCE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     source: _types_pb2.Source
-    def __init__(self, source: _Optional[_Union[_types_pb2.Source, _Mapping]] = ...) -> None: ...
+    content_size: int
+    content_truncated: bool
+    def __init__(self, source: _Optional[_Union[_types_pb2.Source, _Mapping]] = ..., content_size: _Optional[int] = ..., content_truncated: _Optional[bool] = ...) -> None: ...
 
 class RememberRequest(_message.Message):
     __slots__ = ("memory", "sources", "artifacts", "entries", "mode", "request_id", "extractors")
