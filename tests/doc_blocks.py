@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -241,3 +242,27 @@ def anchors(path: Path) -> set[str]:
         seen[base] = count + 1
         found.add(base if count == 0 else f"{base}-{count}")
     return found
+
+
+# -- a serve block in a documented script -----------------------------------------------------
+
+# Whatever happens, stop the background server and wait for its graceful exit.
+STOP_SERVER = (
+    'trap \'code=$?; if [ -n "${SERVER:-}" ]; then kill "$SERVER"; wait "$SERVER" || true; '
+    "fi; exit $code' EXIT"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def in_background(body: str) -> str:
+    """The serve block, started in the background; the script goes on once it serves."""
+    return (
+        body.rstrip("\n") + " > serve.log 2>&1 &\n"
+        "SERVER=$!\n"
+        'until grep -q "^serving " serve.log; do kill -0 "$SERVER"; sleep 0.1; done\n'
+    )

@@ -9,7 +9,6 @@ No curl example of the page lives outside that section: each one is run here.
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 from tests.doc_blocks import (
@@ -24,30 +23,12 @@ from tests.doc_blocks import (
     split_marked,
 )
 
+from ..doc_blocks import STOP_SERVER, free_port, in_background
 from ..serving import server_env
 
 DOC = "docs/http.md"
 LABEL = "http"
 SERVE = "powercontext-memory serve"
-# Whatever happens, stop the background server and wait for its graceful exit.
-STOP_SERVER = (
-    'trap \'code=$?; if [ -n "${SERVER:-}" ]; then kill "$SERVER"; wait "$SERVER" || true; '
-    "fi; exit $code' EXIT"
-)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def in_background(body: str) -> str:
-    return (
-        body.rstrip("\n") + " > serve.log 2>&1 &\n"
-        "SERVER=$!\n"
-        'until grep -q "^serving " serve.log; do kill -0 "$SERVER"; sleep 0.1; done\n'
-    )
 
 
 def test_the_curl_examples_run_as_written(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ that, where ids (16 hex digits), times and `…` may differ.
 from __future__ import annotations
 
 import re
-import socket
 from pathlib import Path
 
 from tests.doc_blocks import (
@@ -24,6 +23,7 @@ from tests.doc_blocks import (
     split_marked,
 )
 
+from ..doc_blocks import STOP_SERVER, free_port, in_background
 from ..serving import server_env
 
 DOC = "docs/network-and-auth.md"
@@ -32,26 +32,6 @@ LABEL = "network"
 # What differs between runs: ids, times, and what the documentation elides with `…`.
 VARYING = re.compile(r"[0-9a-f]{16}|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ|…")
 SCRIPT_TIMEOUT = 180.0
-# Whatever happens, stop the background server and wait for its graceful exit.
-STOP_SERVER = (
-    'trap \'code=$?; if [ -n "${SERVER:-}" ]; then kill "$SERVER"; wait "$SERVER" || true; '
-    "fi; exit $code' EXIT"
-)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def in_background(body: str) -> str:
-    """The serve block, started in the background; the script goes on once it serves."""
-    return (
-        body.rstrip("\n") + " > serve.log 2>&1 &\n"
-        "SERVER=$!\n"
-        'until grep -q "^serving " serve.log; do kill -0 "$SERVER"; sleep 0.1; done\n'
-    )
 
 
 def build_script(steps: list[Shown], port: int) -> str:
