@@ -114,6 +114,33 @@ def test_a_read_token_reads_but_its_write_is_refused(
     expect(dialog.locator(".error")).to_contain_text("write-scope token")
 
 
+def test_a_refusal_begun_before_the_token_never_answers_for_it(
+    guarded_console: Console, guarded: Guarded
+) -> None:
+    """The tokenless load is held until the token is set; its late refusal must not win."""
+    page = guarded_console.page
+    held: list[playwright_api.Route] = []
+
+    def hold_the_first(route: playwright_api.Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/powercontext.memory.v1.MemoryService/GetMemory", hold_the_first)
+    guarded_console.open(f"#/m/{guarded.memory.artifact_id}")
+    for _ in range(500):  # the route handler runs while Playwright waits
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the console never asked for the memory"
+    use_token(guarded_console, guarded.tokens["read"])
+    expect(page.locator("article.entry")).to_contain_text(TEXT)
+    held[0].continue_()  # the tokenless call (aborted with its session) is let go now
+    expect(page.locator("article.entry")).to_contain_text(TEXT)
+    expect(page.locator(".error")).to_have_count(0)
+
+
 def test_a_write_token_curates_and_clear_forgets_it(
     guarded_console: Console, guarded: Guarded
 ) -> None:

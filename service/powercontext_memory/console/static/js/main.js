@@ -4,6 +4,7 @@ import { setToken, token } from './api.js';
 import { onChange, picked } from './basket.js';
 import { el, link } from './dom.js';
 import { href, render, route, start } from './router.js';
+import { closeSession } from './session.js';
 import { citeView } from './views/cite.js';
 import { diffView } from './views/diff.js';
 import { entriesView } from './views/entries.js';
@@ -45,12 +46,14 @@ function tokenForm() {
     setToken(input.value.trim());
     input.value = '';
     show();
+    closeSession(); // a load begun under the old token must not answer for the new one
     render();
   });
   document.getElementById('token-clear').addEventListener('click', () => {
     setToken('');
     input.value = '';
     show();
+    closeSession();
     render();
   });
   show();
