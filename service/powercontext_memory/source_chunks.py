@@ -1,4 +1,4 @@
-"""GetSource's content window: one answer carries at most a chunk of a source's content.
+"""Source content windows: one answer (GetSource, PutSource's echo) carries at most a chunk.
 
 PutSource accepts up to validation.MAX_SOURCE_BYTES, more than a default gRPC client receives in
 one message, so a larger source is read in chunks (content_offset, content_limit). The window is
@@ -63,3 +63,8 @@ def content_window(source: Source, content_offset: int, limit: int) -> SourceChu
         return SourceChunk(source, size, False)
     window = dataclasses.replace(source, content=source.content[content_offset:end])
     return SourceChunk(window, size, end < size)
+
+
+def first_chunk(source: Source) -> SourceChunk:
+    """What PutSource echoes: the content's first chunk, so its answer reaches a default client."""
+    return content_window(source, 0, MAX_CONTENT_CHUNK_BYTES)

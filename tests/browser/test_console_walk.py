@@ -10,7 +10,7 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import types_pb2 as types
 
 from .conftest import Console, DoorServer
-from .seed import MERGED_TEXT, REVISED_NIGHTLY, TEXTS, Story, remember
+from .seed import MERGED_TEXT, REVISED_NIGHTLY, TEXTS, Story, put_source, remember
 
 
 def test_memories_list_shows_label_counts_and_last_operation(
@@ -126,6 +126,25 @@ def test_entry_history_walks_versions_and_shows_evidence(
         "User said: the nightly export runs at 02:00 UTC."
     )
     expect(versions.nth(1).locator(".source-card")).to_contain_text("note://chat/1")
+
+
+def test_a_large_source_shows_its_first_part_and_its_size(
+    console: Console, door: DoorServer
+) -> None:
+    body = "".join(f"line {n:07d} of the captured build log\n" for n in range(20_000))
+    evidence = put_source(door.stub, body, kind="file", uri="file://build.log")
+    written = remember(
+        door.stub, None, [types.EntryInput(kind="fact", text="The build log is long.")], [evidence]
+    )
+    page = console.page
+    entry = written.results[0].entry_id
+    console.open(f"#/m/{written.memory.artifact_id}/entry/{entry}")
+    page.locator("button.source-ref").click()
+    card = page.locator(".source-card")
+    expect(card).to_contain_text(f"{len(body.encode())} bytes; the first 262144 are shown")
+    shown = page.locator(".source-content").inner_text()
+    assert shown.startswith("line 0000000 of the captured build log")
+    assert 262_000 < len(shown) <= 262_144
 
 
 def test_merge_lineage_links_inputs_and_result(console: Console, story_memory: Story) -> None:

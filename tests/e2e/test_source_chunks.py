@@ -77,6 +77,36 @@ async def test_a_default_channel_reads_the_largest_source_in_chunks(
         assert error_info(past.value) == ("INVALID_ARGUMENT", {"field": "content_offset"})
 
 
+async def test_a_default_channel_receives_the_answer_to_the_largest_put(
+    server: RunningServer,
+) -> None:
+    """PutSource echoes the first chunk, so storing the largest source never fails on the way
+    back (before, the whole echo was over a default client's 4 MiB receive limit)."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:  # no options
+        stub = pb_grpc.MemoryServiceStub(channel)
+        request = pb.PutSourceRequest(kind="file", uri="repo://put-big.bin", content=CONTENT)
+        stored = await stub.PutSource(request)
+        assert (stored.created, stored.content_size, stored.content_truncated) == (
+            True,
+            len(CONTENT),
+            True,
+        )
+        assert stored.source.content == CONTENT[:CHUNK]
+        rest = await stub.GetSource(
+            pb.GetSourceRequest(source_id=stored.source.source_id, content_offset=CHUNK)
+        )
+        assert rest.source.content_hash == stored.source.content_hash
+        again = await stub.PutSource(request)
+        assert (again.created, again.source.source_id) == (False, stored.source.source_id)
+
+        small = await stub.PutSource(pb.PutSourceRequest(kind="file", content=b"tiny"))
+        assert (small.source.content, small.content_size, small.content_truncated) == (
+            b"tiny",
+            4,
+            False,
+        )
+
+
 async def test_grpcurl_reads_the_first_chunk_and_the_rest(
     server: RunningServer, source_id: str
 ) -> None:

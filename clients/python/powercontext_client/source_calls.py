@@ -33,7 +33,8 @@ class SourceCalls(CallCore):
     ) -> pb.PutSourceResponse:
         """Persist immutable evidence; the same record always gets the same source_id.
         `memory` (a memory id) records it for that memory: a token limited to memories must
-        name one of them, and then reads the source back through it."""
+        name one of them, and then reads the source back through it. The answer's
+        source.content is at most the first chunk (3 MiB; see content_truncated)."""
         data = content.encode() if isinstance(content, str) else content
         request = pb.PutSourceRequest(
             kind=kind,

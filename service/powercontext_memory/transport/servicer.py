@@ -20,6 +20,7 @@ from ..api import RevisionChanges
 from ..follow import Progress
 from ..memory import MemoryService
 from ..security.caller import current_caller
+from ..source_chunks import first_chunk
 from . import convert, convert_curation
 from .errors import grpc_errors
 from .fingerprint import idempotency_key
@@ -53,7 +54,13 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             dict(request.metadata),
             request.memory_id or None,
         )
-        return pb.PutSourceResponse(source=convert.source_pb(source), created=created)
+        echo = first_chunk(source)
+        return pb.PutSourceResponse(
+            source=convert.source_pb(echo.source),
+            created=created,
+            content_size=echo.content_size,
+            content_truncated=echo.content_truncated,
+        )
 
     @grpc_errors
     async def GetSource(

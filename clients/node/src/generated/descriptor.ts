@@ -144,6 +144,14 @@ export const DESCRIPTOR: Readonly<Record<string, unknown>> = {
                     "created": {
                       "type": "bool",
                       "id": 2
+                    },
+                    "contentSize": {
+                      "type": "int64",
+                      "id": 3
+                    },
+                    "contentTruncated": {
+                      "type": "bool",
+                      "id": 4
                     }
                   }
                 },

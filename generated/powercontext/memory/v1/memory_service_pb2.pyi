@@ -77,12 +77,16 @@ class PutSourceRequest(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., uri: _Optional[str] = ..., media_type: _Optional[str] = ..., content: _Optional[bytes] = ..., metadata: _Optional[_Mapping[str, str]] = ..., memory_id: _Optional[str] = ...) -> None: ...
 
 class PutSourceResponse(_message.Message):
-    __slots__ = ("source", "created")
+    __slots__ = ("source", "created", "content_size", "content_truncated")
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     source: _types_pb2.Source
     created: bool
-    def __init__(self, source: _Optional[_Union[_types_pb2.Source, _Mapping]] = ..., created: _Optional[bool] = ...) -> None: ...
+    content_size: int
+    content_truncated: bool
+    def __init__(self, source: _Optional[_Union[_types_pb2.Source, _Mapping]] = ..., created: _Optional[bool] = ..., content_size: _Optional[int] = ..., content_truncated: _Optional[bool] = ...) -> None: ...
 
 class GetSourceRequest(_message.Message):
     __slots__ = ("source_id", "content_offset", "content_limit")

@@ -1,10 +1,13 @@
 // Evidence: source refs (id and hash) that open the stored Source on click (GetSource, which
-// verifies its hash), its content shown as text whatever its media type.
+// verifies its hash), its content shown as text whatever its media type; a large source shows
+// its first SHOWN_BYTES and says how much it holds.
 
 import { call } from '../api.js';
 import { block, button, el, facts, untrusted } from '../dom.js';
 import { showError } from '../errors.js';
-import { when } from '../format.js';
+import { int, when } from '../format.js';
+
+const SHOWN_BYTES = 256 * 1024;
 
 /** A list of SourceRefs; clicking one shows the source below the list. */
 export function sourceRefList(refs, title = 'Sources') {
@@ -28,8 +31,8 @@ export function artifactRefList(refs) {
 async function showSource(viewer, ref) {
   viewer.replaceChildren(el('div', { class: 'status' }, 'Reading the source…'));
   try {
-    const { source } = await call('GetSource', { sourceId: ref.sourceId });
-    viewer.replaceChildren(sourceCard(source, ref));
+    const answer = await call('GetSource', { sourceId: ref.sourceId, contentLimit: SHOWN_BYTES });
+    viewer.replaceChildren(sourceCard(answer.source, ref, answer));
   } catch (error) {
     showError(viewer, error, { what: `Reading ${ref.sourceId}` });
   }
@@ -41,7 +44,7 @@ function decoded(base64) {
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 }
 
-export function sourceCard(source, ref = {}) {
+export function sourceCard(source, ref = {}, chunk = {}) {
   const metadata = Object.entries(source.metadata || {});
   const matches = !ref.contentHash || ref.contentHash === source.contentHash;
   return el('div', { class: 'source-card', dataset: { source: source.sourceId } },
@@ -54,6 +57,9 @@ export function sourceCard(source, ref = {}) {
         untrusted(source.contentHash, 'hash'),
         matches ? ' (verified by the server; matches the cited hash)' : ' (differs from the cited hash)')],
       ['Stored', when(source.createdAt)],
+      ['Size', chunk.contentTruncated
+        ? `${int(chunk.contentSize)} bytes; the first ${SHOWN_BYTES} are shown`
+        : null],
       ['Metadata', metadata.length ? el('ul', { class: 'metadata' },
         metadata.map(([key, value]) => el('li', {}, untrusted(key, 'key'), ' = ', untrusted(value)))) : null],
     ]),

@@ -1,6 +1,7 @@
 // Original file: powercontext/memory/v1/memory_service.proto
 
 import type { Source as _powercontext_memory_v1_Source, Source__Output as _powercontext_memory_v1_Source__Output } from '../../../powercontext/memory/v1/Source';
+import type { Long } from '@grpc/proto-loader';
 
 export interface PutSourceResponse {
   /**
@@ -14,6 +15,16 @@ export interface PutSourceResponse {
    * answer tells nothing about sources outside them.
    */
   'created'?: (boolean);
+  /**
+   * The whole content's size in bytes. source.content echoes at most the first chunk GetSource
+   * answers (3 MiB), so every accepted source's answer reaches a default client.
+   */
+  'contentSize'?: (number | string | Long);
+  /**
+   * True when source.content stops before the end: GetSource reads the rest from
+   * content_offset = len(source.content).
+   */
+  'contentTruncated'?: (boolean);
 }
 
 export interface PutSourceResponse__Output {
@@ -28,4 +39,14 @@ export interface PutSourceResponse__Output {
    * answer tells nothing about sources outside them.
    */
   'created': (boolean);
+  /**
+   * The whole content's size in bytes. source.content echoes at most the first chunk GetSource
+   * answers (3 MiB), so every accepted source's answer reaches a default client.
+   */
+  'contentSize': (number);
+  /**
+   * True when source.content stops before the end: GetSource reads the rest from
+   * content_offset = len(source.content).
+   */
+  'contentTruncated': (boolean);
 }
