@@ -148,7 +148,7 @@ def main() -> None:
     parser.add_argument(
         "--follow-commits",
         type=int,
-        default=100,
+        default=40,  # spaced by up to one poll interval: 100 made this scenario ~17 minutes
         help="commits per setup of the follow delivery scenario (another worker, another "
         "server; commit signals on and off: bench/follow.py; 0 skips it)",
     )
