@@ -25,6 +25,7 @@ from .domain.idempotency import IdempotencyKey, RecordedOutcome, RequestScope
 from .domain.lifecycle import EntryResult
 from .domain.models import ArtifactRef, MemoryChange, Revision
 from .notifier import HeadWatcher
+from .secret_refusal import refuse_secret
 from .security.caller import current_caller
 
 logger = logging.getLogger(__name__)
@@ -95,6 +96,7 @@ class WriteEngine:
             )
             if key is None or request_id is None:
                 return await self.finish(await plan(*args, **kwargs))
+            refuse_secret("request_id", request_id)  # kept with the write's record
             scope = RequestScope(current_caller().key, request_id, key.fingerprint)
             replayed = await self.replay(scope)
             if replayed is not None:

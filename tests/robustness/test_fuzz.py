@@ -8,7 +8,8 @@ encoder bug: INTERNAL, before the range checks) and invalid UTF-8 in every strin
 Whatever arrives, the answer is a status the contract names, never INTERNAL or UNKNOWN: a
 typed error carries its ErrorInfo, the server logs no traceback for it, and it still answers
 health afterwards. Examples are bounded and derandomized, so CI runs the same cases every
-time; a failure prints the request and the server's log lines for it.
+time; a failure prints the request and the server's log lines for it. Every RPC must have a
+valid request in fuzz_seed.py that succeeds: an RPC without one fails here.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -129,6 +131,13 @@ def problem(fuzzed: Fuzzed, name: str, request: bytes, shown: object) -> tuple[s
     return outcome, None
 
 
+def seed_of(fuzzed: Fuzzed, name: str) -> Message:
+    """The valid request of `name`; fails, naming the RPC, when fuzz_seed.py has none."""
+    valid = valid_request(name, fuzzed.stub, fuzzed.seeded)
+    assert valid is not None, f"{name} has no valid request in tests/robustness/fuzz_seed.py"
+    return valid
+
+
 def check(fuzzed: Fuzzed, name: str, request: bytes, shown: object) -> None:
     outcome, found = problem(fuzzed, name, request, shown)
     event(outcome)  # pytest --hypothesis-show-statistics: how deep the examples got
@@ -136,15 +145,23 @@ def check(fuzzed: Fuzzed, name: str, request: bytes, shown: object) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(METHODS))
+def test_every_rpc_has_a_valid_request_that_succeeds(fuzzed: Fuzzed, name: str) -> None:
+    """The service descriptor names the RPCs: each needs its seed, and the seed must be OK, so
+    the mutations below start from a request that gets through every check."""
+    valid = seed_of(fuzzed, name)
+    assert valid.DESCRIPTOR is METHODS[name].input_type, (name, valid.DESCRIPTOR.full_name)
+    outcome, found = problem(fuzzed, name, valid.SerializeToString(), valid)
+    assert found is None, found
+    assert outcome == "OK ", f"the seed of {name} is refused: {outcome}\n{valid}"
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
 @FUZZ
 @given(data=st.data())
 def test_any_request_gets_a_contract_status(fuzzed: Fuzzed, name: str, data: st.DataObject) -> None:
     plausible = fuzzed.seeded.plausible
-    requests = message(METHODS[name].input_type, plausible)
-    valid = valid_request(name, fuzzed.stub, fuzzed.seeded)
-    if valid is not None:
-        mutations = mutated(valid, plausible)  # two in three: they get further
-        requests = st.one_of(mutations, mutations, requests)
+    mutations = mutated(seed_of(fuzzed, name), plausible)  # two in three: they get further
+    requests = st.one_of(mutations, mutations, message(METHODS[name].input_type, plausible))
     request = data.draw(requests, label="request")
     check(fuzzed, name, request.SerializeToString(), request)
 
@@ -155,7 +172,7 @@ def test_any_request_gets_a_contract_status(fuzzed: Fuzzed, name: str, data: st.
 def test_undecodable_bytes_get_a_contract_status(
     fuzzed: Fuzzed, name: str, data: st.DataObject
 ) -> None:
-    valid = valid_request(name, fuzzed.stub, fuzzed.seeded)
+    valid = seed_of(fuzzed, name)
     wires = malformed_wire(METHODS[name].input_type, fuzzed.seeded.plausible, valid)
     wire = data.draw(wires, label="bytes")
     check(fuzzed, name, wire, wire)
@@ -175,8 +192,7 @@ def test_invalid_utf8_anywhere_is_a_malformed_request(fuzzed: Fuzzed, name: str)
 def test_every_integer_field_at_its_limits(fuzzed: Fuzzed, name: str) -> None:
     """Each integer (and enum) of a valid request at each edge of its type, one at a time:
     all of them, not a sample, so a field left unchecked cannot slip through."""
-    valid = valid_request(name, fuzzed.stub, fuzzed.seeded)
-    cases = list(integer_limits(valid)) if valid is not None else []
+    cases = list(integer_limits(seed_of(fuzzed, name)))
     found = [problem(fuzzed, name, r.SerializeToString(), f"{p}={v}")[1] for p, v, r in cases]
     assert not any(found), "\n\n".join(f for f in found if f)
 
