@@ -133,6 +133,13 @@ def main() -> None:
         help="skip the bilingual retrieval figures (bench/retrieval.py, first backend only)",
     )
     parser.add_argument(
+        "--no-conversations",
+        dest="conversations",
+        action="store_false",
+        help="skip the conversational retrieval figures (bench/conversations.py, first backend "
+        "only)",
+    )
+    parser.add_argument(
         "--history-revisions",
         type=int,
         default=1500,
@@ -295,6 +302,10 @@ def main() -> None:
                 from .retrieval import run_retrieval
 
                 results[backend] += asyncio.run(run_retrieval(backend, server))
+            if args.conversations and backend == chosen[0]:
+                from .conversations import run_conversations
+
+                results[backend] += asyncio.run(run_conversations(backend, server))
             print_side_by_side(results)  # after each backend: a long run shows progress
     print_targets(results)
 
