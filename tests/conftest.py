@@ -26,6 +26,10 @@ def oceanbase_server() -> Iterator[str]:
 # directory, fixture and parameter), then the tables for what no rule can see.
 
 # Every test in these directories gets these markers.
+# A cold image build, and the real host CLIs' first runs, take minutes on 2 cores.
+LONG_RUNNING = frozenset({"container", "hosts"})
+LONG_TIMEOUT = 1800
+
 DIRECTORY_MARKS = {
     "e2e": ("spawn",),  # most start servers and CLIs; the in-process ones go with them
     "robustness": ("spawn",),  # real server processes, kill -9
@@ -99,3 +103,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             names.add("slow")
         for name in sorted(names):
             item.add_marker(name)
+        if names & LONG_RUNNING:
+            item.add_marker(pytest.mark.timeout(LONG_TIMEOUT))
