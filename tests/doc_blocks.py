@@ -10,6 +10,7 @@ block's output can be checked on its own, and reading the JSON documents grpcurl
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -257,6 +258,17 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def reserved_port() -> Iterator[int]:
+    """A port the test binds and never listens on, held until the block ends: connecting to it
+    is refused, no other bind to port 0 picks it, and a server binding with SO_REUSEADDR (gRPC
+    and the metrics endpoint do) can still take it over and listen there."""
+    with socket.socket() as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        held.bind(("127.0.0.1", 0))
+        yield int(held.getsockname()[1])
 
 
 def in_background(body: str) -> str:

@@ -20,6 +20,7 @@ from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.transport.server import SERVICE_NAME, RunningServer, start_server
 
 from ..conformance.flaky_model import FlakyModel
+from ..doc_blocks import reserved_port
 from ..metrics_wait import settled
 from .scrape import Scrape, scrape
 
@@ -312,21 +313,20 @@ async def test_metrics_port_is_released_when_the_server_stops(tmp_path: Path) ->
 
 
 async def test_metrics_port_is_released_when_grpc_cannot_listen(tmp_path: Path) -> None:
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
     service = await open_service(tmp_path / "memory.sqlite3")
-    try:
-        with socket.socket() as taken:
-            taken.bind(("127.0.0.1", 0))
-            taken.listen()
-            busy = f"127.0.0.1:{taken.getsockname()[1]}"
-            with pytest.raises(OSError, match=f"cannot listen on {busy}"):
-                await start_server(service, busy, metrics_listen=f"127.0.0.1:{port}")
-    finally:
-        await service.close()
-    with socket.socket() as again:
-        again.bind(("127.0.0.1", port))  # the endpoint let go of it
+    with reserved_port() as port:  # held by the test: only the metrics endpoint can listen there
+        try:
+            with socket.socket() as taken:
+                taken.bind(("127.0.0.1", 0))
+                taken.listen()
+                busy = f"127.0.0.1:{taken.getsockname()[1]}"
+                with pytest.raises(OSError, match=f"cannot listen on {busy}"):
+                    await start_server(service, busy, metrics_listen=f"127.0.0.1:{port}")
+        finally:
+            await service.close()
+        with socket.socket() as again:  # refused while anything still listens on the port
+            again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            again.bind(("127.0.0.1", port))  # the endpoint let go of it
 
 
 async def test_a_count_that_never_comes_fails_with_the_last_values_read(

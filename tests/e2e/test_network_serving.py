@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from ..serving import CLIENT_COMMAND, SERVER_COMMAND, ServerProcess, serve_proce
 
 GRPCURL = Path(sys.executable).parent / "grpcurl"
 SERVING = health_pb2.HealthCheckResponse.SERVING
+LOG_WAIT = 10.0  # seconds: only a bound on waiting for lines the server must write
 
 
 @dataclass(frozen=True)
@@ -89,12 +91,16 @@ def refused_handshake(endpoint: str, credentials: grpc.ChannelCredentials | None
     assert refused.value.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
 
 
+def access_log(database: tuple[Path, str]) -> Path:
+    return database[0].parent / "server.log"
+
+
 @pytest.fixture(scope="module")
 def tls_server(pki: Pki, database: tuple[Path, str]) -> Iterator[str]:
     """TLS, tokens (the database holds one), and every call in the access log, which must
-    never show a token."""
+    never show a token, whichever of this module's tests ran."""
     path, token = database
-    log = path.parent / "server.log"
+    log = access_log(database)
     args = ("--tls-cert", str(pki.server_cert), "--tls-key", str(pki.server_key), "--access-log")
     with log.open("wb") as stderr:
         server = ServerProcess(path, *args, stderr=stderr)
@@ -102,10 +108,29 @@ def tls_server(pki: Pki, database: tuple[Path, str]) -> Iterator[str]:
             yield f"127.0.0.1:{server.port}"
         finally:
             assert server.stop() == 0
-    logged = log.read_text()
-    assert "UNAUTHENTICATED" in logged and "Remember OK" in logged  # calls were logged
+    assert_no_token(log.read_text(), token)
+
+
+def assert_no_token(logged: str, token: str) -> None:
     secret = token.split("_", 2)[2]
     assert "pcm_" not in logged and secret not in logged
+
+
+def test_the_access_log_records_calls_but_never_a_token(
+    tls_server: str, pki: Pki, database: tuple[Path, str]
+) -> None:
+    _, token = database
+    env = {"POWERCONTEXT_ENDPOINT": tls_server, "POWERCONTEXT_TLS_CA": str(pki.ca)}
+    with Client(config=ClientConfig.from_env({**env, "POWERCONTEXT_TOKEN": token})) as client:
+        client.remember(None, [new_entry("fact", "Access is logged.")])
+    with Client(config=ClientConfig.from_env(env)) as client, pytest.raises(Unauthenticated):
+        client.capabilities(timeout=10)
+    log = access_log(database)
+    deadline = time.monotonic() + LOG_WAIT
+    while not ("UNAUTHENTICATED" in log.read_text() and "Remember OK" in log.read_text()):
+        assert time.monotonic() < deadline, f"calls not logged:\n{log.read_text()}"
+        time.sleep(0.05)
+    assert_no_token(log.read_text(), token)
 
 
 def test_python_client_with_token_and_tls_from_the_environment(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -37,6 +36,7 @@ from powercontext_client import (
 from powercontext_memory.app import open_service
 from powercontext_memory.transport.server import RunningServer, start_server
 
+from ..doc_blocks import reserved_port
 from ..serving import serve_process
 
 CJK_TEXT = "验证约定：常规代码变更运行 make test；仅文档变更优先运行 make docs-test。"
@@ -203,19 +203,17 @@ async def test_follow_delivers_history_then_live_commits(client: AsyncClient) ->
     await follower.aclose()  # type: ignore[attr-defined]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def test_follow_raises_other_errors_at_once(client: AsyncClient) -> None:
     with pytest.raises(NotFound):
         await anext(client.follow("mem_art_" + "1" * 32))
 
 
 async def test_reads_retry_while_the_server_comes_back(tmp_path: Path) -> None:
-    port = _free_port()
+    with reserved_port() as port:  # refused until the server takes it over
+        await _retry_until_the_server_comes(tmp_path, port)
+
+
+async def _retry_until_the_server_comes(tmp_path: Path, port: int) -> None:
     endpoint = f"127.0.0.1:{port}"
     async with AsyncClient(endpoint) as client:
         with pytest.raises(Unavailable):  # nobody is listening: tried for the window, in vain

@@ -23,7 +23,7 @@ from tests.doc_blocks import (
     split_marked,
 )
 
-from ..doc_blocks import STOP_SERVER, free_port, in_background
+from ..doc_blocks import STOP_SERVER, in_background, reserved_port
 from ..serving import server_env
 
 DOC = "docs/network-and-auth.md"
@@ -63,14 +63,15 @@ def run_example(doc: str, workdir: Path) -> tuple[list[Shown], list[str], str]:
     steps = bash_with_output(section(doc, LABEL))
     assert sum(SERVE in s.script for s in steps) == 1, "one serve block"
     (workdir / ".venv").symlink_to(ROOT / ".venv")
-    done = run_bash(
-        build_script(steps, free_port()),
-        workdir / "network.sh",
-        cwd=workdir,
-        env=server_env(),
-        timeout=SCRIPT_TIMEOUT,
-        merge_stderr=True,
-    )
+    with reserved_port() as port:  # held until the script's server has come and gone
+        done = run_bash(
+            build_script(steps, port),
+            workdir / "network.sh",
+            cwd=workdir,
+            env=server_env(),
+            timeout=SCRIPT_TIMEOUT,
+            merge_stderr=True,
+        )
     log = (workdir / "serve.log").read_text(encoding="utf-8")
     assert done.returncode == 0, f"the example failed:\n{done.stdout}\n--- server\n{log}"
     return steps, split_marked(done.stdout, LABEL, len(steps)), log

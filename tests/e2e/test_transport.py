@@ -519,7 +519,9 @@ async def test_follow_ends_promptly_when_client_cancels(
     await next_revision(call)
     assert not ended.is_set()
     call.cancel()
-    await asyncio.wait_for(ended.wait(), 2.0)
+    # Nothing but the cancellation ends the feed within the hour: that it ends is the check,
+    # the wait only bounds a failing run.
+    await asyncio.wait_for(ended.wait(), 30.0)
 
 
 async def test_follow_ends_with_unavailable_on_shutdown(stub: Stub, server: RunningServer) -> None:
@@ -527,7 +529,7 @@ async def test_follow_ends_with_unavailable_on_shutdown(stub: Stub, server: Runn
     call = stub.Changes(pb.ChangesRequest(memory=created.memory, follow=True))
     await next_revision(call)
 
-    grace = 3.0
+    grace = 30.0  # far beyond a loaded machine's stop: only the grace timeout could reach it
     started = time.monotonic()
     stopping = asyncio.create_task(server.stop(grace=grace))
     error = await rpc_error(drain(call), grpc.StatusCode.UNAVAILABLE)

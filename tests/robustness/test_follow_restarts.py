@@ -12,6 +12,7 @@ client's own bookkeeping.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import grpc
 
@@ -19,7 +20,6 @@ from powercontext.memory.v1 import memory_service_pb2 as pb
 from powercontext.memory.v1 import memory_service_pb2_grpc as pb_grpc
 from powercontext_client import AsyncClient
 from powercontext_client.errors import error_info
-from scripts.seekdb import free_port
 
 from ..e2e.requests import remember
 from ..serving import ServerProcess
@@ -33,6 +33,8 @@ CHANNEL_OPTIONS = (
     ("grpc.max_reconnect_backoff_ms", 500),
 )
 FOLLOW_TIMEOUT = 60.0
+RESTART_ATTEMPTS = 5
+RESTART_PAUSE = 0.5  # seconds between attempts to restart on the same port
 
 
 async def commit(stub: pb_grpc.MemoryServiceStub, artifact_id: str, text: str) -> int:
@@ -79,15 +81,27 @@ async def wait_until_seen(seen: list[int], revision: int) -> None:
         await asyncio.sleep(0.05)
 
 
+def restarted(database: str, endpoint: str) -> ServerProcess:
+    """The followed server again on its port. Another process may hold that port for a moment
+    (a probe for a free port), so a start that fails is tried again before giving up."""
+    for attempt in range(RESTART_ATTEMPTS):
+        try:
+            return ServerProcess(database, "--listen", endpoint, *PROGRESS)
+        except AssertionError:  # ServerProcess: no startup line, e.g. the bind was refused
+            if attempt == RESTART_ATTEMPTS - 1:
+                raise
+            time.sleep(RESTART_PAUSE)
+    raise AssertionError("unreachable")
+
+
 async def test_follow_sees_every_revision_once_across_restarts(database: str) -> None:
-    endpoint = f"127.0.0.1:{free_port()}"
-    listen = ("--listen", endpoint, *PROGRESS)
     raw: list[int] = []
     via_client: list[int] = []
     last: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     followers: list[asyncio.Task[None]] = []
     with stopped_cleanly(ServerProcess(database, *PROGRESS)) as other:
-        followed = ServerProcess(database, *listen)
+        followed = ServerProcess(database, *PROGRESS)  # port 0: the port it reports is its own
+        endpoint = f"127.0.0.1:{followed.port}"
         try:
             async with connected(other.port) as other_stub:
                 async with connected(followed.port) as stub:
@@ -107,7 +121,7 @@ async def test_follow_sees_every_revision_once_across_restarts(database: str) ->
                         followed.kill()
                     for n in range(2):  # committed while the followed server is down
                         revision = await commit(other_stub, memory_id, f"{how}: down {n}")
-                    followed = ServerProcess(database, *listen)
+                    followed = restarted(database, endpoint)
                     async with connected(followed.port) as stub:  # and while it is up
                         revision = await commit(stub, memory_id, f"{how}: up")
                         revision = await commit(other_stub, memory_id, f"{how}: up, elsewhere")
