@@ -194,30 +194,26 @@ async def test_a_secret_in_a_guarded_field_is_refused_and_nothing_is_written(
 
 # -- exempt fields: a secret sent there is kept nowhere ------------------------------------------
 
-EXEMPT_CASES = [
-    pytest.param(
-        rpc,
-        path,
-        marks=[pytest.mark.xfail(strict=True, reason=STORED_UNGUARDED[rpc][path])]
-        if path in STORED_UNGUARDED.get(rpc, {})
-        else [],
-        id=f"{rpc}.{path}",
-    )
-    for rpc, fields in EXEMPT.items()
-    for path in fields
-]
+EXEMPT_CASES = [(rpc, path) for rpc, fields in EXEMPT.items() for path in fields]
 
 
-@pytest.mark.parametrize(("rpc", "path"), EXEMPT_CASES)
-async def test_a_secret_in_an_exempt_field_is_kept_nowhere(
-    served: Served, rpc: str, path: str
-) -> None:
-    token, body = github_token()
+async def test_a_secret_in_an_exempt_field_is_kept_nowhere(served: Served) -> None:
+    """Every exempt field in one database per backend (a fresh OceanBase database per field
+    cost a minute and a half of the suite): each gets its own token, then every table is
+    searched for it. A known gap (STORED_UNGUARDED) must still keep it, until it is closed."""
+    wrong: list[str] = []
+    for rpc, path in EXEMPT_CASES:
+        token, body = github_token()
 
-    def sent() -> grpc.RpcError | None:
-        return served.call(rpc, with_value(served.valid(rpc), path, token))
+        def sent(rpc: str = rpc, path: str = path, token: str = token) -> grpc.RpcError | None:
+            return served.call(rpc, with_value(served.valid(rpc), path, token))
 
-    error = await served.run(sent)
-    answer = "OK" if error is None else f"{error.code().name} {error_info(error)[0]}"
-    kept = await served.run(lambda: served.traces(body))
-    assert kept == [], f"{rpc}.{path} answered {answer}; the secret is kept in {kept}"
+        error = await served.run(sent)
+        answer = "OK" if error is None else f"{error.code().name} {error_info(error)[0]}"
+        kept = await served.run(lambda body=body: served.traces(body))
+        known_gap = path in STORED_UNGUARDED.get(rpc, {})
+        if kept and not known_gap:
+            wrong.append(f"{rpc}.{path} answered {answer}; the secret is kept in {kept}")
+        if known_gap and not kept:
+            wrong.append(f"{rpc}.{path} is guarded now: drop it from STORED_UNGUARDED")
+    assert wrong == []
