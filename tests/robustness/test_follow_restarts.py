@@ -42,13 +42,12 @@ async def commit(stub: pb_grpc.MemoryServiceStub, artifact_id: str, text: str) -
     return int((await stub.Remember(remember(head, text))).memory.revision)
 
 
-async def follow_raw(
-    endpoint: str, artifact_id: str, until: asyncio.Future[int], seen: list[int]
-) -> None:
-    """Record every revision the server sends, reconnecting from the last one received."""
+async def follow_raw(endpoint: str, artifact_id: str, seen: list[int]) -> None:
+    """Record every revision the server sends, reconnecting from the last one received, until
+    cancelled."""
     async with grpc.aio.insecure_channel(endpoint, options=CHANNEL_OPTIONS) as channel:
         stub = pb_grpc.MemoryServiceStub(channel)
-        while not (until.done() and seen and seen[-1] >= until.result()):
+        while True:
             since = seen[-1] if seen else 0
             request = pb.ChangesRequest(
                 memory=head_ref(artifact_id), since_revision=since, follow=True
@@ -57,8 +56,6 @@ async def follow_raw(
                 async for message in stub.Changes(request, wait_for_ready=True):
                     if message.HasField("revision"):
                         seen.append(message.revision.memory_ref.revision)
-                    if until.done() and seen and seen[-1] >= until.result():
-                        return
             except grpc.aio.AioRpcError as error:
                 assert error.code() == grpc.StatusCode.UNAVAILABLE, error
                 reason, metadata = error_info(error)
@@ -66,18 +63,23 @@ async def follow_raw(
                     assert metadata["resumeSinceRevision"] == str(seen[-1] if seen else 0)
 
 
-async def follow_client(
-    endpoint: str, artifact_id: str, until: asyncio.Future[int], seen: list[int]
-) -> None:
+async def follow_client(endpoint: str, artifact_id: str, seen: list[int]) -> None:
+    """Record what the Python client's follow() yields, until cancelled."""
     async with AsyncClient(endpoint) as client:
         async for revision in client.follow(artifact_id):
             seen.append(revision.memory_ref.revision)
-            if until.done() and seen[-1] >= until.result():
-                return
 
 
-async def wait_until_seen(seen: list[int], revision: int) -> None:
+async def caught_up(follower: asyncio.Task[None], seen: list[int], revision: int) -> None:
+    """Wait until `seen` reaches `revision`. A follower never ends by itself: one that did
+    raises its failure here (a wrong error code, a wrong resume point) instead of a timeout.
+
+    The followers do not decide when to stop: one that received the last revision before the
+    test knew which revision was last would wait for a next one that never comes."""
     while not seen or seen[-1] < revision:
+        if follower.done():
+            follower.result()
+            raise AssertionError(f"the follower ended at {seen[-1:]}, before revision {revision}")
         await asyncio.sleep(0.05)
 
 
@@ -97,8 +99,7 @@ def restarted(database: str, endpoint: str) -> ServerProcess:
 async def test_follow_sees_every_revision_once_across_restarts(database: str) -> None:
     raw: list[int] = []
     via_client: list[int] = []
-    last: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-    followers: list[asyncio.Task[None]] = []
+    followers: dict[asyncio.Task[None], list[int]] = {}
     with stopped_cleanly(ServerProcess(database, *PROGRESS)) as other:
         followed = ServerProcess(database, *PROGRESS)  # port 0: the port it reports is its own
         endpoint = f"127.0.0.1:{followed.port}"
@@ -108,13 +109,13 @@ async def test_follow_sees_every_revision_once_across_restarts(database: str) ->
                     created = await stub.Remember(remember(None, "r1"))
                     memory_id = created.memory.artifact_id
                     revision = await commit(stub, memory_id, "r2")
-                followers = [
-                    asyncio.create_task(follow_raw(endpoint, memory_id, last, raw)),
-                    asyncio.create_task(follow_client(endpoint, memory_id, last, via_client)),
-                ]
+                followers = {
+                    asyncio.create_task(follow_raw(endpoint, memory_id, raw)): raw,
+                    asyncio.create_task(follow_client(endpoint, memory_id, via_client)): via_client,
+                }
                 for how in RESTARTS:
-                    for seen in (raw, via_client):  # both live on the followed server
-                        await asyncio.wait_for(wait_until_seen(seen, revision), FOLLOW_TIMEOUT)
+                    for task, seen in followers.items():  # both live on the followed server
+                        await asyncio.wait_for(caught_up(task, seen, revision), FOLLOW_TIMEOUT)
                     if how == "graceful":
                         assert followed.stop() == 0
                     else:
@@ -125,8 +126,8 @@ async def test_follow_sees_every_revision_once_across_restarts(database: str) ->
                     async with connected(followed.port) as stub:  # and while it is up
                         revision = await commit(stub, memory_id, f"{how}: up")
                         revision = await commit(other_stub, memory_id, f"{how}: up, elsewhere")
-                last.set_result(revision)
-                await asyncio.wait_for(asyncio.gather(*followers), FOLLOW_TIMEOUT)
+                for task, seen in followers.items():
+                    await asyncio.wait_for(caught_up(task, seen, revision), FOLLOW_TIMEOUT)
         finally:
             for task in followers:
                 task.cancel()
