@@ -33,7 +33,7 @@ DEPLOY = "Release script publishing packages lives in tools/ship.sh."
 DATABASE = "Integration tests need a local PostgreSQL listening on port 5433."
 STYLE = "Prefer small pull requests with one concern each."
 # Shares no word with DEPLOY (checked below), says the same thing in other words.
-PARAPHRASE = "Where is the program for shipping a new version?"
+PARAPHRASE = "Where is the program for putting out a new version?"
 UNRELATED = "Bananas and mangoes are tropical fruit."
 
 

@@ -131,7 +131,7 @@ async def test_capabilities(stub: Stub) -> None:
     assert caps.hybrid is False
     assert caps.backend == "sqlite"
     assert caps.change_follow is True
-    assert caps.analyzer == "v1"
+    assert caps.analyzer == "v2"
     assert not caps.HasField("embedding_profile")
     assert caps.vector_unavailable_reason == "no embedding model is configured"
 

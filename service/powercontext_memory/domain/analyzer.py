@@ -1,4 +1,4 @@
-"""Analyzer v1: the one tokenizer for indexed entry text and for queries.
+"""Analyzer v2: the one tokenizer for indexed entry text and for queries.
 
 Both sides go through the same function, so an entry matches a query exactly when they share
 tokens, and every backend sees the same tokens. Tokens only ever contain letters, digits and
@@ -13,17 +13,31 @@ Text is normalized NFC -> casefold -> NFC (casefold can produce unnormalized seq
   is one word token;
 * everything else (punctuation including `_` and `-`, symbols, whitespace) separates tokens.
 
-Changing any of this changes what is indexed, so it requires a new ANALYZER_VERSION.
+Then every word of ASCII letters only is reduced to its English stem (Snowball's English
+stemmer, PyStemmer): "painted" and "paints" meet "paint", "tests" meets "test", so a question
+finds the sentence that answers it in another form of its words. Words with digits or other
+letters ("v2", "café"), and CJK tokens, are kept as they are. v1 was the same without stems.
+
+Changing any of this (an upgrade of the stemmer that stems differently included: PyStemmer is
+pinned, and tests/unit/test_analyzer.py pins stems) changes what is indexed, so it requires a
+new ANALYZER_VERSION; a database indexed by an older one (OLDER_ANALYZERS) is re-indexed
+when a server opens it (each backend's schema.py).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from itertools import pairwise
 from typing import Final
 
-ANALYZER_VERSION: Final = "v1"
+import Stemmer
+
+ANALYZER_VERSION: Final = "v2"
+# Versions a database may have been indexed by: its full text is indexed again when opened.
+OLDER_ANALYZERS: Final = ("v1",)
+STEMMER_LANGUAGE: Final = "english"
 
 _ASCII_WORDS: Final = re.compile(r"[a-z0-9]+")
 
@@ -42,14 +56,30 @@ _CJK_RANGES: Final[tuple[tuple[int, int], ...]] = (
 )
 
 
+class _Stems(threading.local):
+    """A stemmer per thread: a PyStemmer object is not safe to share between threads."""
+
+    def __init__(self) -> None:
+        self.stemmer = Stemmer.Stemmer(STEMMER_LANGUAGE)
+
+
+_stems = _Stems()
+
+
 def analyze(text: str) -> list[str]:
     """All tokens of `text` in order, duplicates kept."""
     if text.isascii():
         # The same tokens without a Python step per character: in ASCII, normalization is a
         # no-op, casefold is lower(), the word characters (L*, N*; no M*) are [a-z0-9] once
         # lowered, and nothing is CJK.
-        return _ASCII_WORDS.findall(text.lower())
-    return _analyze_unicode(_normalize(text))
+        return _stemmed(_ASCII_WORDS.findall(text.lower()))
+    return _stemmed(_analyze_unicode(_normalize(text)))
+
+
+def _stemmed(tokens: list[str]) -> list[str]:
+    """The tokens with every word of ASCII letters replaced by its stem."""
+    stem = _stems.stemmer.stemWord
+    return [stem(token) if token.isalpha() and token.isascii() else token for token in tokens]
 
 
 def _analyze_unicode(normalized: str) -> list[str]:

@@ -214,13 +214,17 @@ def _projection_row(version: EntryVersion) -> ProjectionRow:
 
 
 def searchable_text(content: EntryContent) -> str:
+    """What full-text search indexes of an entry version."""
+    return indexed_text(content.text, content.description)
+
+
+def indexed_text(text: str, description: str | None) -> str:
     """What full-text search indexes: the text, plus the description when the caller gave one
     of their own (a derived description repeats the text's first words, which would only
     count them twice)."""
-    description = content.description
-    if description is None or description == descriptions.derive_description(content.text):
-        return analyzer.searchable_text(content.text)
-    return analyzer.searchable_text(f"{content.text}\n{description}")
+    if description is None or description == descriptions.derive_description(text):
+        return analyzer.searchable_text(text)
+    return analyzer.searchable_text(f"{text}\n{description}")
 
 
 def _current_entry(

@@ -3,13 +3,17 @@ earlier releases are given (added columns, the memory token, head kinds)."""
 
 from __future__ import annotations
 
+import logging
 from importlib import resources
 from typing import Any
 
 from asyncmy.errors import MySQLError
 
-from ...domain.analyzer import ANALYZER_VERSION
+from ...domain.analyzer import ANALYZER_VERSION, OLDER_ANALYZERS
+from ...domain.lifecycle import indexed_text
 from . import fts_tokens
+
+logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = "1"
 VECTOR_INDEX = "vidx_memory_entry_heads_embedding"
@@ -33,6 +37,9 @@ async def prepare(cur: Any) -> int | None:
                 (key, value),
             )
     else:
+        if meta.get("analyzer") in OLDER_ANALYZERS:
+            await _reindex_full_text(cur)
+            meta["analyzer"] = ANALYZER_VERSION
         for key, value in expected.items():
             if meta.get(key) != value:
                 raise RuntimeError(
@@ -98,6 +105,34 @@ async def _add_memory_tokens(cur: Any) -> None:
     await cur.execute(
         "INSERT IGNORE INTO schema_meta (meta_key, meta_value) VALUES (%s, %s)",
         (FULLTEXT_LAYOUT_KEY, FULLTEXT_LAYOUT),
+    )
+
+
+async def _reindex_full_text(cur: Any) -> None:
+    """A database indexed by an older analyzer: every head row's searchable text and index
+    tokens again from its entry version, with this analyzer, then the version recorded. A crash
+    before the version is recorded leaves it older, and the next open (or a second server
+    opening at once) writes the same values again."""
+    await cur.execute(
+        "SELECT h.memory_artifact_id, h.entry_id, v.text, v.description "
+        "FROM memory_entry_heads h JOIN memory_entry_versions v "
+        "ON v.entry_version_id = h.entry_version_id"
+    )
+    rows = [
+        (text, fts_tokens.encode_row(artifact_id, text), artifact_id, entry_id)
+        for artifact_id, entry_id, version_text, description in await cur.fetchall()
+        for text in (indexed_text(version_text, description),)
+    ]
+    await cur.executemany(
+        "UPDATE memory_entry_heads SET searchable_text = %s, fulltext_tokens = %s "
+        "WHERE memory_artifact_id = %s AND entry_id = %s",
+        rows,
+    )
+    await cur.execute(
+        "UPDATE schema_meta SET meta_value = %s WHERE meta_key = 'analyzer'", (ANALYZER_VERSION,)
+    )
+    logger.info(
+        "full-text index: %d head rows re-indexed by analyzer %s", len(rows), ANALYZER_VERSION
     )
 
 

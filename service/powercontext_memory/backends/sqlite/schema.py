@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from importlib import resources
 
 import sqlean
 
-from ...domain.analyzer import ANALYZER_VERSION
+from ...domain.analyzer import ANALYZER_VERSION, OLDER_ANALYZERS
+from ...domain.lifecycle import indexed_text
 from .configuration import DEFAULT_BUSY_MS, WRITER_CACHE_KIB, configure
 from .statements import Db, execute, fetch, roll_back_if_open
+
+logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = "1"
 PAGE_SIZE = 32768
@@ -89,6 +93,9 @@ def setup_writer(db: Db, busy_ms: int = DEFAULT_BUSY_MS) -> None:
             "VALUES ('rank', 'bm25(0.0, 1.0)')"
         )
         return
+    if meta.get("analyzer") in OLDER_ANALYZERS:
+        reindex_full_text(db)
+        meta["analyzer"] = ANALYZER_VERSION
     for key, value in expected.items():
         if meta.get(key) != value:
             raise RuntimeError(
@@ -96,3 +103,33 @@ def setup_writer(db: Db, busy_ms: int = DEFAULT_BUSY_MS) -> None:
                 "run the offline migration first"
             )
     backfill_head_kinds(db)
+
+
+def reindex_full_text(db: Db) -> None:
+    """A database indexed by an older analyzer: every head row's searchable text again from
+    its entry version, with this analyzer, and the version recorded, in one transaction (a
+    crash leaves it as it was; a second process opening it at once waits, then finds it done
+    or does the same again)."""
+    execute(db, "BEGIN IMMEDIATE")
+    try:
+        rows = fetch(
+            db,
+            "SELECT h.projection_id, v.text, v.description FROM memory_entry_heads h "
+            "JOIN memory_entry_versions v ON v.memory_artifact_id = h.memory_artifact_id "
+            "AND v.entry_id = h.entry_id AND v.entry_version_id = h.entry_version_id",
+        )
+        texts = [(indexed_text(text, description), pid) for pid, text, description in rows]
+        db.executemany(
+            "UPDATE memory_entry_heads SET searchable_text = ? WHERE projection_id = ?", texts
+        ).close()
+        db.executemany(
+            "UPDATE memory_entry_search_fts SET searchable_text = ? WHERE rowid = ?", texts
+        ).close()
+        execute(db, "UPDATE schema_meta SET value = ? WHERE key = 'analyzer'", (ANALYZER_VERSION,))
+        execute(db, "COMMIT")
+    except BaseException:
+        roll_back_if_open(db)
+        raise
+    logger.info(
+        "full-text index: %d head rows re-indexed by analyzer %s", len(texts), ANALYZER_VERSION
+    )

@@ -27,7 +27,7 @@ export interface Capabilities {
    */
   'backend'?: (string);
   /**
-   * Analyzer version used for full text, "v1".
+   * Analyzer version used for full text, "v2" (English stems; "v1" had none).
    */
   'analyzer'?: (string);
   /**
@@ -78,7 +78,7 @@ export interface Capabilities__Output {
    */
   'backend': (string);
   /**
-   * Analyzer version used for full text, "v1".
+   * Analyzer version used for full text, "v2" (English stems; "v1" had none).
    */
   'analyzer': (string);
   /**
