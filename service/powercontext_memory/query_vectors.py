@@ -6,8 +6,14 @@ cannot use vectors falls back to full text with the same reason in both.
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
 from .api import SearchMode
 from .embedder import Embedder, Vector
+
+VectorAnswer = tuple[Vector | None, str]
 
 
 class QueryVectors:
@@ -25,3 +31,32 @@ class QueryVectors:
         if vector is None:
             return None, "the embedding model is unavailable"
         return vector, ""
+
+
+class TimedVector:
+    """A query's vector being computed from now on, and how long it took (`ms`): awaited where
+    the search needs it, so the search's other work runs meanwhile."""
+
+    def __init__(self, answer: Callable[[], Awaitable[VectorAnswer]]) -> None:
+        self.ms = 0.0
+        self._task = asyncio.ensure_future(self._timed(answer))
+
+    async def _timed(self, answer: Callable[[], Awaitable[VectorAnswer]]) -> VectorAnswer:
+        # The model is called here, in the task: one cancelled before its first step leaves
+        # no coroutine behind that was never awaited.
+        started = time.perf_counter()
+        try:
+            return await answer()
+        finally:
+            self.ms = (time.perf_counter() - started) * 1000
+
+    async def answer(self) -> VectorAnswer:
+        """The vector and why there is none (as QueryVectors.for_query); every call the same."""
+        return await asyncio.shield(self._task)
+
+    def abandon(self) -> None:
+        """The request is over: stop waiting for a vector nobody will use."""
+        if not self._task.done():
+            self._task.cancel()
+        elif not self._task.cancelled():
+            self._task.exception()  # retrieved: a failure here was the request's own already

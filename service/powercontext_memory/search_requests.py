@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import partial
 
 from .api import NO_FILTER, EntryFilter, ExpandedEntry, Hit, SearchMode, SearchResult
 from .backends.database import DatabaseMemoryBackend
 from .backends.read_session import ReadSession
 from .domain.errors import DataLossError, NotFoundError
 from .domain.models import ArtifactRef, Citation
-from .query_vectors import QueryVectors
+from .query_vectors import QueryVectors, TimedVector
 from .request_checks import check_citations, checked_search, heads_named
 from .search.modes import Plan
 from .search.searcher import Searcher
@@ -44,24 +45,28 @@ class SearchRequests:
         query, limit, filters = checked_search(query, memories, limit, filters, min_score)
         ids = list(dict.fromkeys(r.artifact_id for r in memories))
         started = time.perf_counter()
-        query_vector, problem = await self.query_vectors.for_query(query, mode)
-        embedded = time.perf_counter()
+        # The query is embedded (a worker thread) while the heads are read and full text ranks.
+        embedding = TimedVector(partial(self.query_vectors.for_query, query, mode))
 
         async def search_heads(session: ReadSession) -> tuple[list[Hit], Plan, list[ArtifactRef]]:
             refs = heads_named(memories, await session.heads(ids))
-            hits, plan = await self.searcher.run(
-                session, refs, query, limit, mode, query_vector, problem, filters, min_score
+            hits, plan = await self.searcher.run_embedding(
+                session, refs, query, limit, mode, embedding.answer, filters, min_score
             )
             return hits, plan, refs
 
-        # Warm indexes read nothing but the heads: one statement, no transaction to begin.
-        hits, plan, searched = await self.backend.optimistic_read(search_heads)
+        try:
+            # Warm indexes read nothing but the heads: one statement, no transaction to begin.
+            hits, plan, searched = await self.backend.optimistic_read(search_heads)
+        finally:
+            embedding.abandon()
+        total_ms = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits,
             plan.mode,
             plan.fallback_reason if mode is SearchMode.AUTO else "",
-            embed_ms=(embedded - started) * 1000,
-            search_ms=(time.perf_counter() - embedded) * 1000,
+            embed_ms=embedding.ms,
+            search_ms=max(0.0, total_ms - embedding.ms),
             memories=searched,
         )
 

@@ -1,11 +1,13 @@
 """`FlakyModel`: a test double WRAPPING the real embedding model.
 
 It only injects what a real model cannot be made to do on demand (an outage, a NaN or
-wrong-length vector, a different profile); every vector it returns otherwise is the real one.
+wrong-length vector, a different profile, a model that answers only when the test says so);
+every vector it returns otherwise is the real one.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,6 +26,9 @@ class FlakyModel:
         self.down = False
         self.corrupt: str | None = None  # "nan" | "dimension" | "zero"
         self.calls = 0
+        self.gate: asyncio.Event | None = None  # set: embed answers only once it is set
+        self.waiting = 0  # calls waiting at the gate now
+        self.cancelled = 0  # calls cancelled while waiting at the gate
 
     @property
     def profile(self) -> EmbeddingProfile:
@@ -31,6 +36,15 @@ class FlakyModel:
 
     async def embed(self, texts: Sequence[str]) -> EmbeddingResult:
         self.calls += 1
+        if self.gate is not None:
+            self.waiting += 1
+            try:
+                await self.gate.wait()
+            except asyncio.CancelledError:
+                self.cancelled += 1
+                raise
+            finally:
+                self.waiting -= 1
         if self.down:
             raise EmbeddingUnavailableError("test double: model is down")
         result = await self.real.embed(texts)

@@ -35,11 +35,23 @@ class Channel(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class RankedAhead:
+    """A channel ranked before the search knew its plan: full text, ranked while the query was
+    being embedded (Searcher.run_embedding)."""
+
+    found: list[Ranked]
+    name: str = "fts"
+
+    async def rank(self, tx: HotReads, heads: Sequence[ArtifactRef], pool: int) -> list[Ranked]:
+        return self.found
+
+
+@dataclass(frozen=True, slots=True)
 class FullTextChannel:
     """The engine picks a window of candidates; admission and the BM25 order are the domain's
     (domain/fts_rank.py), so every engine answers the same order for the same window."""
 
-    terms: Sequence[str]  # Analyzer v1 query terms, distinct
+    terms: Sequence[str]  # analyzer query terms, distinct
     condition: HeadCondition | None = None  # a search's kind/tag filters
     name: str = "fts"
 

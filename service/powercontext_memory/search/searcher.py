@@ -8,7 +8,7 @@ answered (verify.py). Full-text answers are kept in a bounded cache keyed by the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,7 @@ from .channels import (
     IndexedFullTextChannel,
     NativeVectorChannel,
     NumpyVectorChannel,
+    RankedAhead,
 )
 from .indexes import SearchIndexes
 from .modes import Plan, resolve
@@ -47,6 +48,32 @@ class Searcher:
         self.indexes = indexes
         self.answers = answers if answers is not None else AnswerCache()
 
+    async def run_embedding(
+        self,
+        session: ReadSession,
+        heads: Sequence[ArtifactRef],
+        query: str,
+        limit: int,
+        mode: SearchMode,
+        query_vector: Callable[[], Awaitable[tuple[npt.NDArray[np.float32] | None, str]]],
+        filters: EntryFilter = NO_FILTER,
+        min_score: float | None = None,
+    ) -> tuple[list[Hit], Plan]:
+        """run(), while the query is still being embedded (`query_vector()` answers the vector
+        and the reason there is none, as QueryVectors.for_query): the modes that run full text
+        whatever the vector (AUTO, HYBRID) rank it meanwhile, on the other core."""
+        ahead = None
+        if mode in (SearchMode.AUTO, SearchMode.HYBRID):
+            terms = analyzer.query_terms(query)
+            if terms and not self.backend.capabilities().fts_problem:
+                channel = await self._full_text(session, heads, terms, head_condition(filters))
+                pool = fusion.candidate_pool_size(limit)
+                ahead = RankedAhead(await channel.rank(session.tx, heads, pool))
+        vector, problem = await query_vector()
+        return await self.run(
+            session, heads, query, limit, mode, vector, problem, filters, min_score, ahead
+        )
+
     async def run(
         self,
         session: ReadSession,
@@ -58,11 +85,12 @@ class Searcher:
         vector_problem: str,
         filters: EntryFilter = NO_FILTER,
         min_score: float | None = None,
+        full_text: RankedAhead | None = None,
     ) -> tuple[list[Hit], Plan]:
         """Search `heads` (checked to be the heads in this session) for `query`; `query_vector`
         is the query's vector when the mode may use one, else `vector_problem` says why not.
         `filters` (checked) go into each channel's candidate query; `min_score` drops fused
-        hits below it."""
+        hits below it. `full_text`: the full-text channel, ranked already for this request."""
         capabilities = self.backend.capabilities()
         memories: list[MemoryVectors] = []
         if query_vector is not None:
@@ -88,7 +116,7 @@ class Searcher:
         condition = head_condition(filters)
         channels: list[Channel] = []
         if plan.fts and terms:
-            channels.append(await self._full_text(session, heads, terms, condition))
+            channels.append(full_text or await self._full_text(session, heads, terms, condition))
         if plan.vector:
             assert query_vector is not None
             vector_channel = (
