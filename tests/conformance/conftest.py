@@ -15,6 +15,7 @@ from powercontext_memory.embedding.port import EmbeddingModel
 from powercontext_memory.memory import MemoryService
 
 from ..oceanbase_server import fresh_database
+from .flaky_model import FlakyModel
 from .tamper import Tamper, tamper_for
 
 BACKENDS = ["sqlite", "oceanbase"]
@@ -83,3 +84,19 @@ def minilm() -> Iterator[MiniLMEmbedder]:
     model = asyncio.run(MiniLMEmbedder.open())
     yield model
     asyncio.run(model.close())
+
+
+@pytest.fixture
+def flaky(minilm: MiniLMEmbedder) -> FlakyModel:
+    """The real MiniLM behind FlakyModel (flaky_model.py), fresh for each test."""
+    return FlakyModel(minilm)
+
+
+@pytest.fixture
+async def vservice(
+    database: tuple[str, str | Path], flaky: FlakyModel
+) -> AsyncIterator[MemoryService]:
+    """A service on this backend whose embedding model is `flaky`."""
+    service = await open_service(database[1], embedding=flaky)
+    yield service
+    await service.close()

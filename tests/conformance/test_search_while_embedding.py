@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from powercontext_memory.api import SearchMode
-from powercontext_memory.app import open_service
 from powercontext_memory.domain.errors import CapabilityNotSupportedError, NotFoundError
 from powercontext_memory.domain.models import ArtifactRef
-from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.memory import MemoryService
 
 from .flaky_model import FlakyModel
@@ -36,18 +33,6 @@ TEXTS = (
 )
 QUERIES = ("how do we ship a release?", "database for the tests", "pull request size")
 HELD = 0.2  # seconds the gate stays closed in the timing test
-
-
-@pytest.fixture
-def flaky(minilm: MiniLMEmbedder) -> FlakyModel:
-    return FlakyModel(minilm)
-
-
-@pytest.fixture
-async def vservice(database: Database, flaky: FlakyModel) -> AsyncIterator[MemoryService]:
-    service = await open_service(database[1], embedding=flaky)
-    yield service
-    await service.close()
 
 
 async def _memory(service: MemoryService) -> ArtifactRef:

@@ -8,7 +8,6 @@ wrong-length vector, a different profile); every vector it returns otherwise is 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -35,18 +34,6 @@ STYLE = "Prefer small pull requests with one concern each."
 # Shares no word with DEPLOY (checked below), says the same thing in other words.
 PARAPHRASE = "Where is the program for putting out a new version?"
 UNRELATED = "Bananas and mangoes are tropical fruit."
-
-
-@pytest.fixture
-def flaky(minilm: MiniLMEmbedder) -> FlakyModel:
-    return FlakyModel(minilm)
-
-
-@pytest.fixture
-async def vservice(database: Database, flaky: FlakyModel) -> AsyncIterator[MemoryService]:
-    service = await open_service(database[1], embedding=flaky)
-    yield service
-    await service.close()
 
 
 def _vector_rows(database: Database) -> int:
