@@ -20,12 +20,17 @@ class QueryVectors:
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
 
+    def without_vector(self, mode: SearchMode) -> str | None:
+        """Why a query in `mode` gets no vector, known before embedding ("" for FTS); None
+        when the model is to be asked."""
+        if mode is SearchMode.FTS:
+            return ""
+        return self.embedder.problem() or None
+
     async def for_query(self, query: str, mode: SearchMode) -> tuple[Vector | None, str]:
         """The query's vector when the mode may use one, else why not ("" for FTS)."""
-        if mode is SearchMode.FTS:
-            return None, ""
-        problem = self.embedder.problem()
-        if problem:
+        problem = self.without_vector(mode)
+        if problem is not None:
             return None, problem
         [vector] = await self.embedder.embed([query], purpose="query")
         if vector is None:

@@ -48,11 +48,18 @@ class SearchRequests:
         # The query is embedded (a worker thread) while the heads are read and full text ranks.
         embedding = TimedVector(partial(self.query_vectors.for_query, query, mode))
 
+        problem = self.query_vectors.without_vector(mode)
+
         async def search_heads(session: ReadSession) -> tuple[list[Hit], Plan, list[ArtifactRef]]:
             refs = heads_named(memories, await session.heads(ids))
-            hits, plan = await self.searcher.run_embedding(
-                session, refs, query, limit, mode, embedding.answer, filters, min_score
-            )
+            if problem is not None:  # no model to wait for: full text's cached answers apply
+                hits, plan = await self.searcher.run(
+                    session, refs, query, limit, mode, None, problem, filters, min_score
+                )
+            else:
+                hits, plan = await self.searcher.run_embedding(
+                    session, refs, query, limit, mode, embedding.answer, filters, min_score
+                )
             return hits, plan, refs
 
         try:
