@@ -95,7 +95,10 @@ async def test_a_client_that_never_reads_holds_a_page_not_the_history(
         assert pages.pages <= 19 + 6, pages.pages
         received = [m.revision.memory_ref.revision async for m in call]
     assert received == list(range(1, 301))
-    assert (pages.pages, pages.revisions) == (19 * 2 - 1, 300 * 2 - 16)  # 1 page held: shared
+    # Each stream read every page once at most; at least the held page was shared, and more
+    # when the two streams happened to ask for the same page at once (history_pages.py).
+    assert 19 <= pages.pages <= 19 * 2 - 1, pages.pages
+    assert 300 <= pages.revisions <= 300 * 2 - 16, pages.revisions
 
 
 async def test_a_deadline_ends_the_servers_work_on_the_stream(server: RunningServer) -> None:
