@@ -1,8 +1,8 @@
 """`make test`'s run: the OceanBase half of pytest, the container image's build and run, the rest
-of pytest and the Node client's tests, side by side (each mostly waits on servers, seekdb or the
-image build), each one's output shown whole as it ends.
+of pytest (tests/e2e, and the others) and the Node client's tests, side by side (each mostly
+waits on servers, seekdb, host CLIs or the image build), each one's output shown whole as it ends.
 
-Usage: python scripts/run_tests.py [PYTEST ARGS...] (extra arguments go to both pytest runs).
+Usage: python scripts/run_tests.py [PYTEST ARGS...] (extra arguments go to every pytest run).
 Exits 1 when any of them failed.
 """
 
@@ -36,9 +36,16 @@ def suites(pytest_args: list[str]) -> list[tuple[str, list[str], Path, dict[str,
     return [
         ("pytest -m oceanbase", [*pytest, "-m", "oceanbase"], ROOT, dict(os.environ)),
         ("pytest -m container", [*pytest, "-m", "container"], ROOT, dict(os.environ)),
+        # The rest in two halves: tests/e2e and everything else, each about half the waiting.
         (
-            'pytest -m "not oceanbase and not container"',
-            [*pytest, "-m", "not oceanbase and not container"],
+            'pytest -m "not oceanbase and not container" tests/e2e',
+            [*pytest, "-m", "not oceanbase and not container", "tests/e2e"],
+            ROOT,
+            dict(os.environ),
+        ),
+        (
+            'pytest -m "not oceanbase and not container" --ignore=tests/e2e',
+            [*pytest, "-m", "not oceanbase and not container", "--ignore=tests/e2e"],
             ROOT,
             dict(os.environ),
         ),

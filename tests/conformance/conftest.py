@@ -14,7 +14,7 @@ from powercontext_memory.embedding.minilm import MiniLMEmbedder
 from powercontext_memory.embedding.port import EmbeddingModel
 from powercontext_memory.memory import MemoryService
 
-from ..oceanbase_server import fresh_database
+from ..oceanbase_server import empty_database
 from .flaky_model import FlakyModel
 from .tamper import Tamper, tamper_for
 
@@ -55,12 +55,12 @@ class Harness:
 async def database(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[tuple[str, str | Path]]:
-    """(backend, location) of a fresh, empty database."""
+    """(backend, location) of an empty database (on OceanBase, maybe one emptied for reuse)."""
     if request.param == "sqlite":
         yield "sqlite", tmp_path / "memory.sqlite3"
         return
     server: str = request.getfixturevalue("oceanbase_server")
-    async with fresh_database(server) as dsn:
+    async with empty_database(server) as dsn:
         yield "oceanbase", dsn
 
 
