@@ -105,3 +105,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(name)
         if names & LONG_RUNNING:
             item.add_marker(pytest.mark.timeout(LONG_TIMEOUT))
+    # The real host CLIs last (in their own order): they time the hosts' turns, and in `make
+    # test` the image build and most of the other runs beside them have finished by then.
+    items.sort(key=lambda item: item.get_closest_marker("hosts") is not None)

@@ -538,7 +538,9 @@ async def _serve(
     if credentials is None:
         stand_in.port = server.add_insecure_port("127.0.0.1:0")
     else:
-        stand_in.port = server.add_secure_port("localhost:0", credentials)
+        # 127.0.0.1, not localhost: "localhost:0" binds a port on IPv4 and tries the same on
+        # IPv6, where another process may hold it and answer a client that resolves ::1.
+        stand_in.port = server.add_secure_port("127.0.0.1:0", credentials)
     await server.start()
     return server
 
@@ -667,10 +669,10 @@ async def test_connect_error_is_what_grpc_raises_for_a_refused_connection() -> N
 
 @pytest.fixture(scope="module")
 def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """A test CA, a server certificate for localhost and a client certificate."""
+    """A test CA, a server certificate for localhost and 127.0.0.1, and a client certificate."""
     folder = tmp_path_factory.mktemp("tls")
     authority = trustme.CA()
-    server = authority.issue_cert("localhost")
+    server = authority.issue_cert("localhost", "127.0.0.1")
     client = authority.issue_cert("agent@example.test")
     paths = {
         "ca": folder / "ca.pem",
@@ -698,7 +700,7 @@ async def test_tls_and_mutual_tls(certificates: dict[str, Any], mutual: bool) ->
     stand_in = StandIn()
     server = await _serve(stand_in, credentials)
     paths: dict[str, Path] = certificates["paths"]
-    endpoint = f"localhost:{stand_in.port}"
+    endpoint = f"127.0.0.1:{stand_in.port}"
     try:
         tls = TlsConfig(
             str(paths["ca"]),
