@@ -61,7 +61,10 @@ class ClaudeCode:
         done = ask_version(self.pin, self.env)  # "2.1.197 (Claude Code)"
         return done.stdout.split()[0] if done.stdout else done.stderr
 
-    def session(self, repo: Path, prompts: list[str], probe_log: Path) -> ClaudeSession:
+    def session(
+        self, repo: Path, prompts: list[str], probe_log: Path, env: dict[str, str] | None = None
+    ) -> ClaudeSession:
+        """`env`: variables set for this session only, over the host's."""
         command = [
             *self.pin.command(),
             "-p",
@@ -78,7 +81,7 @@ class ClaudeCode:
         process = subprocess.Popen(
             command,
             cwd=repo,
-            env=probed(self.env, probe_log),
+            env=probed({**self.env, **(env or {})}, probe_log),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

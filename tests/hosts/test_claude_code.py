@@ -153,14 +153,25 @@ def test_memory_tools_are_offered_and_a_call_reaches_our_server(
         Text("make test is the validation step."),
     )
     calls_before = len(server.calls())
+    # By default the host sends the first turn while MCP servers are still starting (init says
+    # "pending"); our bridge answers in ~1 s (mostly importing the MCP SDK), several on a loaded
+    # machine, and its tools then come from the next turn on. The host's own switch makes it
+    # wait for them (at most its 5 s connect timeout), so the first turn here has them.
     session = claude.host.session(
-        claude.workspace.repo, ["What do we run to validate?"], claude.workspace.probe_log()
+        claude.workspace.repo,
+        ["What do we run to validate?"],
+        claude.workspace.probe_log(),
+        env={"MCP_CONNECTION_NONBLOCKING": "false"},
     )
     assert session.results and session.results[-1].get("subtype") == "success", session.results
     requests = model.model_requests()
     offered = {tool.get("name") for tool in requests[0].body.get("tools", [])}
     listed = "\n".join(_strings(requests[0]))
-    assert SEARCH_TOOL in offered or ("ToolSearch" in offered and SEARCH_TOOL in listed), offered
+    init = [e.get("mcp_servers") for e in session.events if e.get("subtype") == "init"]
+    assert SEARCH_TOOL in offered or ("ToolSearch" in offered and SEARCH_TOOL in listed), (
+        offered,
+        init,
+    )
     (call,) = [r for r in requests if isinstance(r.reply, ToolCall) and r.reply.name == SEARCH_TOOL]
     after = requests[requests.index(call) + 1 :]
     results = [
