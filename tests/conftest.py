@@ -31,7 +31,7 @@ LONG_RUNNING = frozenset({"container", "hosts"})
 LONG_TIMEOUT = 1800
 
 DIRECTORY_MARKS = {
-    "e2e": ("spawn",),  # most start servers and CLIs; the in-process ones go with them
+    "e2e": ("e2e", "spawn"),  # most start servers and CLIs; the in-process ones go with them
     "robustness": ("spawn",),  # real server processes, kill -9
     "hosts": ("hosts", "spawn"),  # the pinned host CLIs from tests/hosts/npm, our server, mocks
     "browser": ("browser", "spawn"),  # Chromium on the web console, a server with its HTTP door
