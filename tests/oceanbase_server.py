@@ -98,6 +98,7 @@ class _Reusable:
 
 
 _REUSABLE: dict[str, _Reusable] = {}
+NO_TABLES: Shape = (("indexes",),)  # what _shape answers for a database no service opened
 
 
 async def _shape(dsn: OceanBaseDsn, name: str) -> Shape:
@@ -161,7 +162,7 @@ async def empty_database(server_dsn: str) -> AsyncIterator[str]:
 
 async def _give_back(dsn: OceanBaseDsn, name: str, reusable: _Reusable) -> None:
     try:
-        if await _shape(dsn, name) in (reusable.shape, (("indexes",),)):
+        if await _shape(dsn, name) in (reusable.shape, NO_TABLES):
             await _empty(dsn, name)
             reusable.emptied.append(name)
             return
