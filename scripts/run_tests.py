@@ -23,6 +23,7 @@ REST = "not oceanbase and not container"
 E2E = f"{REST} and e2e and not slow"
 OTHERS = f"{REST} and (not e2e or slow)"
 SCRIPTS = Path(sys.executable).parent
+FAILURE_TAIL_LINES = 60  # a failed run's summary: pytest's short summary, node's failing tests
 
 
 @dataclass
@@ -48,7 +49,7 @@ def suites(pytest_args: list[str]) -> list[tuple[str, list[str], Path, dict[str,
 
 
 def main(pytest_args: list[str]) -> int:
-    failed = []
+    failed: list[tuple[str, bytes]] = []
     with contextlib.ExitStack() as stack:
         runs = []
         for name, command, cwd, env in suites(pytest_args):
@@ -63,13 +64,19 @@ def main(pytest_args: list[str]) -> int:
                 code = run.process.returncode
                 print(f"--- {run.name}: exit {code} after {seconds:.0f} s", flush=True)
                 run.output.seek(0)
-                sys.stdout.buffer.write(run.output.read())
+                text = run.output.read()
+                sys.stdout.buffer.write(text)
                 sys.stdout.flush()
                 if code != 0:
-                    failed.append(run.name)
+                    failed.append((run.name, text))
             time.sleep(0.2)
     if failed:
-        print(f"--- FAILED: {', '.join(failed)}", flush=True)
+        # Again at the very end, where a CI log shown from its tail puts the reason in view.
+        for name, text in failed:
+            print(f"--- FAILED: {name}; its last lines:", flush=True)
+            sys.stdout.buffer.write(b"\n".join(text.splitlines()[-FAILURE_TAIL_LINES:]) + b"\n")
+        sys.stdout.flush()
+        print(f"--- FAILED: {', '.join(name for name, _ in failed)}", flush=True)
         return 1
     return 0
 

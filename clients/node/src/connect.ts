@@ -2,7 +2,7 @@
 // so any call may be sent again: for `connectTimeoutMs` counted from its first such failure,
 // which finds a restarting server again, then it fails with an Unavailable naming the endpoint
 // and the cause instead of waiting for its deadline.
-import { connectFailure, NO_CONNECTION, unreachable } from './errors';
+import { connectFailure, expiredUnsent, NO_CONNECTION, unreachable } from './errors';
 
 export interface ConnectPolicy {
   readonly endpoint: string;
@@ -29,6 +29,11 @@ export class ConnectWindow {
   pause(error: unknown, delayMs: number): number | undefined {
     const cause = connectFailure(error);
     if (cause === undefined) {
+      if (this.#end !== undefined && expiredUnsent(error)) {
+        // The deadline ended a try after the server was already found away: the same answer
+        // as when no time is left for another try, whichever timer fired first.
+        throw unreachable(this.#policy.endpoint, this.#cause, error);
+      }
       return undefined;
     }
     if (cause !== NO_CONNECTION) {

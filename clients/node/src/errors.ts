@@ -217,6 +217,8 @@ export function isTransient(error: unknown): error is PowerContextError {
 const NOT_CONNECTED =
   /^No connection established\. Last error: (?:Error: )?(.*?)\.?(?: Resolution note:.*)?$/s;
 const NOT_RESOLVED = /^Name resolution failed/;
+// grpc-js's deadline report for a call that never got a connection (it lists the stages done).
+const NEVER_PICKED = /Waiting for LB pick|waiting for (?:name resolution|metadata filters)/;
 /** The cause when grpc-js does not know it: connectFailure's least specific answer. */
 export const NO_CONNECTION = 'no connection established';
 const ERRNO_CAUSES: Readonly<Record<string, string>> = {
@@ -245,6 +247,14 @@ export function connectFailure(error: unknown): string | undefined {
     return (errno && ERRNO_CAUSES[errno]) || last.charAt(0).toLowerCase() + last.slice(1);
   }
   return NOT_RESOLVED.test(error.details) ? 'name resolution failed' : undefined;
+}
+
+/**
+ * Whether the call's deadline ran out before grpc-js put it on any connection, so no server has
+ * seen it (a retry started too close to its deadline, or a connection attempt still pending).
+ */
+export function expiredUnsent(error: unknown): boolean {
+  return error instanceof DeadlineExceeded && NEVER_PICKED.test(error.details);
 }
 
 /** The error of a call that reached no server: UNAVAILABLE, naming where and why. */
