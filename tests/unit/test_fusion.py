@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from powercontext_memory.domain.fusion import (
+    AGREEMENT_RANKS,
     RRF_K,
     UNIT_NORM_TOLERANCE,
     VECTOR_MIN_COSINE,
@@ -37,6 +38,7 @@ def _unit(dimension: int, seed: int = 7) -> np.ndarray:
 
 def test_constants() -> None:
     assert (RRF_K, VECTOR_MIN_COSINE, UNIT_NORM_TOLERANCE) == (60, 0.3, 1e-3)
+    assert AGREEMENT_RANKS == 10
 
 
 @pytest.mark.parametrize(
@@ -184,6 +186,32 @@ def test_rrf_scores_exact() -> None:
         FusedHit(c, 1 / 62, ("vector",), (2,)),
     ]
     assert fused[0].score == 2 / 61
+
+
+def _filler(prefix: str, count: int) -> list[HitKey]:
+    return [_key(f"{prefix}{i:02d}") for i in range(count)]
+
+
+def test_rrf_agreement_counts_only_within_the_first_ranks() -> None:
+    # `deep` is 11th in both channels, `top` first in full text only: RRF summed over every
+    # rank would put deep first (2/71 > 1/61); past AGREEMENT_RANKS only its best term counts.
+    top, deep = _key("top"), _key("deep")
+    fts = [top, *_filler("f", 9), deep]
+    vector = [*_filler("v", 10), deep]
+    fused = {hit.key: hit for hit in rrf_fuse({"fts": fts, "vector": vector})}
+    assert fused[deep] == FusedHit(deep, 1 / 71, ("fts", "vector"), (11, 11))
+    assert fused[top].score == 1 / 61
+    order = [hit.key for hit in rrf_fuse({"fts": fts, "vector": vector})]
+    assert order.index(top) < order.index(deep)
+
+
+def test_rrf_agreement_at_the_edge_and_past_it() -> None:
+    edge, half = _key("edge"), _key("half")
+    fts = [half, *_filler("f", 8), edge]  # edge 10th, half 1st
+    vector = [*_filler("v", 9), edge, *_filler("w", 19), half]  # edge 10th, half 30th
+    fused = {hit.key: hit for hit in rrf_fuse({"fts": fts, "vector": vector})}
+    assert fused[edge].score == 1 / 70 + 1 / 70  # both within the first ten: summed
+    assert fused[half] == FusedHit(half, 1 / 61, ("fts", "vector"), (1, 30))  # 30th adds nothing
 
 
 def test_rrf_vector_only_hit() -> None:

@@ -2,7 +2,8 @@
 
 Each channel (full-text, vector, ...) first admits candidates on its own evidence, so a weak
 match in one channel cannot ride in on rank alone; admitted candidates are then fused with RRF,
-which needs only ranks and so never compares BM25 scores with cosine similarities. Ordering is
+which needs only ranks and so never compares BM25 scores with cosine similarities (a channel's
+vote adds to another's only within its first AGREEMENT_RANKS). Ordering is
 fully deterministic: equal scores fall back to the hit identity as UTF-8 bytes, which is also
 how every storage backend compares these ids.
 """
@@ -17,6 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 RRF_K: Final = 60
+# A channel's vote adds to another's only within its first ranks (what an agent reads): past
+# them, many hits that two channels both rank 10th-40th outscored a first in one channel.
+AGREEMENT_RANKS: Final = 10
 VECTOR_MIN_COSINE: Final = 0.3
 UNIT_NORM_TOLERANCE: Final = 1e-3
 
@@ -145,9 +149,11 @@ class FusedHit(NamedTuple):
 def rrf_fuse(channels: Mapping[str, Sequence[HitKey]]) -> list[FusedHit]:
     """Fuse per-channel rankings of admitted hits with reciprocal rank fusion.
 
-    Each channel lists hits best first; a hit's score is the sum over channels of
-    1 / (RRF_K + rank), rank starting at 1. Duplicates within a channel keep their first rank
-    and do not push later hits down. Output is by score descending, then `HitKey.sort_key()`.
+    Each channel lists hits best first; a hit's term in a channel is 1 / (RRF_K + rank), rank
+    starting at 1. Its score is the sum of its terms from the channels that rank it within
+    their first AGREEMENT_RANKS; a hit no channel ranks that high scores its best term alone.
+    Duplicates within a channel keep their first rank and do not push later hits down. Output
+    is by score descending, then `HitKey.sort_key()`.
     """
     if len(channels) == 1:
         # One channel: scores fall strictly with rank, so its order is the fused order, and
@@ -158,16 +164,22 @@ def rrf_fuse(channels: Mapping[str, Sequence[HitKey]]) -> list[FusedHit]:
             _fused_hit((key, 1.0 / (RRF_K + rank), matched, (rank,)))
             for rank, key in enumerate(dict.fromkeys(keys), start=1)
         ]
-    scores: dict[HitKey, float] = {}
+    agreed: dict[HitKey, float] = {}  # the sum of terms within AGREEMENT_RANKS
+    best: dict[HitKey, float] = {}
     matched_by: dict[HitKey, tuple[str, ...]] = {}
     ranks: dict[HitKey, tuple[int, ...]] = {}
     # A fixed channel order makes the float sums, and so exact ties, independent of the
     # mapping's insertion order.
     for name in _channel_order(channels):
         for rank, key in enumerate(dict.fromkeys(channels[name]), start=1):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
+            term = 1.0 / (RRF_K + rank)
+            if rank <= AGREEMENT_RANKS:
+                agreed[key] = agreed.get(key, 0.0) + term
+            if term > best.get(key, 0.0):
+                best[key] = term
             matched_by[key] = (*matched_by.get(key, ()), name)
             ranks[key] = (*ranks.get(key, ()), rank)
+    scores = {key: agreed.get(key, term) for key, term in best.items()}
     # A HitKey is a tuple in sort_key() order, so it sorts as its own tie-break.
     ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
     return [_fused_hit((key, score, matched_by[key], ranks[key])) for key, score in ordered]

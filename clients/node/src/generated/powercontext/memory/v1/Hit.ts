@@ -14,7 +14,9 @@ export interface Hit {
   'kind'?: (string);
   'text'?: (string);
   /**
-   * Reciprocal rank fusion score (k = 60). Helpful, not authoritative.
+   * Reciprocal rank fusion score (k = 60): the sum of 1 / (60 + rank) over the channels that
+   * rank the hit within their first 10, else its best channel's 1 / (60 + rank) alone.
+   * Helpful, not authoritative.
    */
   'score'?: (number | string);
   'matchedBy'?: (_powercontext_memory_v1_SearchChannel)[];
@@ -22,7 +24,7 @@ export interface Hit {
   'tags'?: (string)[];
   /**
    * Parallel to matched_by: the hit's 1-based rank in that channel's admitted candidates
-   * (its share of score is 1 / (60 + rank)).
+   * (see score for how ranks make it).
    */
   'channelRanks'?: (number)[];
 }
@@ -38,7 +40,9 @@ export interface Hit__Output {
   'kind': (string);
   'text': (string);
   /**
-   * Reciprocal rank fusion score (k = 60). Helpful, not authoritative.
+   * Reciprocal rank fusion score (k = 60): the sum of 1 / (60 + rank) over the channels that
+   * rank the hit within their first 10, else its best channel's 1 / (60 + rank) alone.
+   * Helpful, not authoritative.
    */
   'score': (number);
   'matchedBy': (_powercontext_memory_v1_SearchChannel__Output)[];
@@ -46,7 +50,7 @@ export interface Hit__Output {
   'tags': (string)[];
   /**
    * Parallel to matched_by: the hit's 1-based rank in that channel's admitted candidates
-   * (its share of score is 1 / (60 + rank)).
+   * (see score for how ranks make it).
    */
   'channelRanks': (number)[];
 }
