@@ -127,15 +127,15 @@ ROWS = [
         "FTS p50 @10,000",
         _p50("FTS search over gRPC at 10,000 entries"),
         "ms",
-        {"sqlite": "<= 5", "oceanbase": "<= 20"},
-        {"sqlite": 5, "oceanbase": 20},
+        {"sqlite": "<= 1", "oceanbase": "<= 20"},
+        {"sqlite": 1, "oceanbase": 20},
     ),
     Row(
         "FTS p50 @100,000",
         _p50("FTS search over gRPC at 100,000 entries"),
         "ms",
-        {"sqlite": "<= 10"},
-        {"sqlite": 10},
+        {"sqlite": "<= 2"},
+        {"sqlite": 2},
     ),
     Row(
         "hybrid p50 @100,000 excl. query embedding",
@@ -202,7 +202,7 @@ def _cell(row: Row, backend: str, figures: list[Figure]) -> str:
 
 def print_targets(results: Results) -> None:
     names = list(results)
-    print("\nIssue 11 targets (2-core machine; '-' = scenario not run; ! = target missed)")
+    print("\nTargets (2-core machine; '-' = scenario not run; ! = target missed)")
     print(f"{'figure':<48}" + "".join(f" {n:>32}" for n in names) + "  target")
     for row in ROWS:
         cells = "".join(f" {_cell(row, n, results[n]):>32}" for n in names)
